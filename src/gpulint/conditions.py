@@ -1,0 +1,89 @@
+"""The condition vocabulary of rule files, evaluated with three values.
+
+A condition returns True, False or None (unknown). Rules fire only on True; an unknown fact
+makes its condition unknown, so a value that could not be resolved never passes silently and
+never fires either: the engine reports it as not evaluated.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from gpulint.model import Unknown
+
+Facts = dict[str, Any]
+
+
+def _num(v: Any) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _compare(fn: Callable[[float, float], bool]) -> Callable[[Any, Any], bool]:
+    def op(value: Any, arg: Any) -> bool:
+        a, b = _num(value), _num(arg)
+        return a is not None and b is not None and fn(a, b)
+    return op
+
+
+def _lacks_keys(value: Any, keys: Any) -> Any:
+    if not isinstance(value, dict):
+        return True
+    # A tag map with an unknown value still has the key; only absent or empty keys are missing.
+    return any(k not in value or value[k] in (None, "") for k in keys)
+
+
+OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "equals": lambda v, a: v == a,
+    "not_equals": lambda v, a: v != a,
+    "in": lambda v, a: v in a,
+    "not_in": lambda v, a: v not in a,
+    "gt": _compare(lambda x, y: x > y),
+    "gte": _compare(lambda x, y: x >= y),
+    "lt": _compare(lambda x, y: x < y),
+    "lte": _compare(lambda x, y: x <= y),
+    "exists": lambda v, a: (v is not None) == bool(a),
+    "lacks_keys": _lacks_keys,
+}
+
+
+def missing_facts(cond: dict[str, Any], facts: Facts, options: dict[str, Any]) -> list[str]:
+    """Reasons of the unknown facts a condition depends on, for 'could not evaluate' notes."""
+    out: list[str] = []
+    for key in ("all", "any"):
+        for sub in cond.get(key, []):
+            out += missing_facts(sub, facts, options)
+    if "not" in cond:
+        out += missing_facts(cond["not"], facts, options)
+    if "fact" in cond:
+        value = facts.get(cond["fact"])
+        if isinstance(value, Unknown):
+            out.append(f"{cond['fact']}: {value.reason}")
+    return out
+
+
+def resolve_arg(arg: Any, options: dict[str, Any]) -> Any:
+    """`{option: name}` takes the value from the rule's (possibly configured) options."""
+    if isinstance(arg, dict) and set(arg) == {"option"}:
+        return options[arg["option"]]
+    return arg
+
+
+def test(cond: dict[str, Any], facts: Facts, options: dict[str, Any]) -> bool | None:
+    if "all" in cond:
+        results = [test(c, facts, options) for c in cond["all"]]
+        if False in results:
+            return False
+        return None if None in results else True
+    if "any" in cond:
+        results = [test(c, facts, options) for c in cond["any"]]
+        if True in results:
+            return True
+        return None if None in results else False
+    if "not" in cond:
+        r = test(cond["not"], facts, options)
+        return None if r is None else not r
+    value = facts.get(cond["fact"])
+    if isinstance(value, Unknown):
+        return None
+    (op, arg), = ((k, v) for k, v in cond.items() if k != "fact")
+    return bool(OPERATORS[op](value, resolve_arg(arg, options)))

@@ -1,0 +1,75 @@
+"""Find the files to scan and classify each as Terraform, Kubernetes or neither."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from gpulint.model import Diagnostic, SourceFile
+
+SKIP_DIRS = frozenset({
+    ".git", ".hg", ".svn", ".terraform", ".terragrunt-cache", "node_modules", "__pycache__",
+    ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", ".idea", ".vscode", "vendor",
+})
+YAML_EXTS = (".yaml", ".yml")
+
+
+@dataclass
+class Discovery:
+    files: list[SourceFile]
+    diagnostics: list[Diagnostic]
+
+
+def classify(path: str) -> str | None:
+    name = os.path.basename(path)
+    if name.endswith(".tf"):
+        return "terraform"
+    if name.endswith(".tf.json"):
+        return "terraform-json"
+    if name.endswith(YAML_EXTS):
+        return "kubernetes"
+    if name.endswith(".json") and not name.endswith(".tfvars.json"):
+        return "json"  # a Kubernetes manifest or a Terraform plan; decided by content
+    return None
+
+
+def _display(path: str) -> str:
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def discover(paths: list[str]) -> Discovery:
+    """Walk the given paths in a stable order; a missing path is a diagnostic, not a crash."""
+    files: list[SourceFile] = []
+    diags: list[Diagnostic] = []
+    seen: set[str] = set()
+
+    def add(path: str, explicit: bool) -> None:
+        kind = classify(path)
+        real = os.path.realpath(path)
+        if kind is None or real in seen:
+            return
+        seen.add(real)
+        files.append(SourceFile(_display(path), kind))
+
+    for root in paths:
+        if os.path.isfile(root):
+            add(root, True)
+            continue
+        if not os.path.isdir(root):
+            diags.append(Diagnostic(root, None, "no such file or directory"))
+            continue
+        visited: set[tuple[int, int]] = set()
+        for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+            st = os.stat(dirpath)
+            if (st.st_dev, st.st_ino) in visited:  # a symlink loop
+                dirnames[:] = []
+                diags.append(Diagnostic(_display(dirpath), None,
+                                        "symbolic link loop: directory already visited, skipped",
+                                        "warning"))
+                continue
+            visited.add((st.st_dev, st.st_ino))
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+            for name in sorted(filenames):
+                add(os.path.join(dirpath, name), False)
+    return Discovery(files, diags)

@@ -1,0 +1,106 @@
+"""Fact helpers shared by the Terraform and Kubernetes fact builders.
+
+Facts are provider-neutral (docs/facts.md lists them). A fact is absent when it does not apply,
+`Unknown` when it applies but could not be resolved.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gpulint import catalog
+from gpulint.model import Resource, Unknown
+
+# Tag/label keys that state the workload class explicitly, in priority order.
+WORKLOAD_KEYS = ("gpulint.dev/workload", "workload", "workload-type", "workload_type", "purpose",
+                 "role")
+WORKLOADS = {"training", "inference", "notebook", "batch", "dev"}
+_WORKLOAD_ALIASES = {
+    "train": "training", "trainer": "training", "finetune": "training", "fine-tune": "training",
+    "fine-tuning": "training", "finetuning": "training", "serving": "inference",
+    "serve": "inference", "server": "inference", "predict": "inference", "predictor": "inference",
+    "jupyter": "notebook", "notebooks": "notebook", "workbench": "notebook",
+    "development": "dev", "sandbox": "dev", "experiment": "dev", "experimentation": "dev",
+    "job": "batch", "etl": "batch",
+}
+# Words in a resource's own name that reveal its workload when no tag says so.
+_NAME_HINTS = (
+    (re.compile(r"(^|[-_./])(notebook|jupyter|workbench)s?($|[-_./\d])"), "notebook"),
+    (re.compile(r"(^|[-_./])(train|training|trainer|finetune|fine-tune|pretrain)s?($|[-_./\d])"),
+     "training"),
+    (re.compile(r"(^|[-_./])(infer|inference|serving|serve|server|predictor|llm-api|vllm|tgi)s?"
+                r"($|[-_./\d])"), "inference"),
+    (re.compile(r"(^|[-_./])(batch|etl)($|[-_./\d])"), "batch"),
+    (re.compile(r"(^|[-_./])(dev|sandbox|playground|scratch)($|[-_./\d])"), "dev"),
+)
+
+SHUTDOWN_TAG_KEYS = ("gpulint.dev/idle-shutdown", "idle-shutdown", "idle_shutdown",
+                     "auto-shutdown", "auto_shutdown", "autostop", "auto-stop", "shutdown-schedule",
+                     "schedule")
+
+
+def normalise_workload(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    v = value.strip().lower()
+    if v in WORKLOADS:
+        return v
+    return _WORKLOAD_ALIASES.get(v)
+
+
+def workload_from(tags: dict[str, Any], names: list[str]) -> tuple[str, str] | None:
+    """(workload, how it was decided) from explicit tags first, then name hints."""
+    for key in WORKLOAD_KEYS:
+        wl = normalise_workload(tags.get(key))
+        if wl:
+            return wl, f"tag {key}"
+    for name in names:
+        lowered = name.lower()
+        for pattern, wl in _NAME_HINTS:
+            if pattern.search(lowered):
+                return wl, f"name {name!r}"
+    return None
+
+
+def shutdown_from_tags(tags: dict[str, Any]) -> str | None:
+    for key in SHUTDOWN_TAG_KEYS:
+        value = tags.get(key)
+        if isinstance(value, str) and value.strip().lower() not in {"", "false", "no", "none", "off"}:
+            return "schedule"
+    return None
+
+
+def set_instance(res: Resource, provider: str, instance_type: Any) -> None:
+    """Instance type plus the GPU facts the catalog knows for it."""
+    res.set_fact("instance.type", instance_type)
+    if isinstance(instance_type, Unknown):
+        for name in ("gpu.model", "gpu.count", "gpu.memory_gib"):
+            res.facts[name] = Unknown(f"instance type unknown: {instance_type.reason}")
+        return
+    if not isinstance(instance_type, str) or not instance_type:
+        return
+    spec = catalog.instance(provider, instance_type)
+    if spec is None:
+        reason = f"instance type {instance_type!r} is not in the {provider} catalog"
+        res.set_fact("gpu.model", Unknown(reason))
+        res.facts["gpu.count"] = Unknown(reason)
+        res.facts["gpu.memory_gib"] = Unknown(reason)
+        return
+    res.facts["gpu.model"] = spec.gpu_model
+    res.facts["gpu.count"] = spec.gpu_count
+    res.facts["gpu.memory_gib"] = spec.gpu_memory_gib
+    res.facts["accelerator.kind"] = spec.accelerator_kind
+
+
+def clean_tags(value: Any) -> dict[str, Any]:
+    return {str(k): v for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def as_int(value: Any) -> Any:
+    if isinstance(value, Unknown) or value is None:
+        return value
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return Unknown(f"{value!r} is not a whole number")

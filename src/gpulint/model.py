@@ -1,0 +1,97 @@
+"""The data that flows through the pipeline: files, resources, findings, diagnostics."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"info": 0, "warning": 1, "error": 2}[self.value]
+
+
+class Unknown:
+    """A value that could not be resolved. It carries the reason so the report can say why."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"Unknown({self.reason!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Unknown) and other.reason == self.reason
+
+    def __hash__(self) -> int:
+        return hash(("unknown", self.reason))
+
+
+def is_unknown(value: Any) -> bool:
+    return isinstance(value, Unknown)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str  # as shown to the user
+    kind: str  # terraform | terraform-json | kubernetes | plan-json
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    path: str
+    line: int | None
+    message: str
+    severity: str = "error"
+
+
+@dataclass
+class Resource:
+    """One GPU-capable resource (Terraform resource instance or Kubernetes object)."""
+
+    address: str
+    type: str
+    path: str
+    line: int
+    source: str  # terraform | kubernetes
+    facts: dict[str, Any] = field(default_factory=dict)
+    unknowns: list[tuple[str, str]] = field(default_factory=list)  # (fact, reason)
+    suppressions: frozenset[str] = frozenset()
+
+    def set_fact(self, name: str, value: Any) -> None:
+        self.facts[name] = value
+        if isinstance(value, Unknown):
+            self.unknowns.append((name, value.reason))
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: Severity
+    path: str
+    line: int
+    address: str
+    message: str
+    remediation: str
+    monthly_saving_usd: float | None = None
+    saving_basis: str | None = None
+
+    def sort_key(self) -> tuple[str, int, str, str]:
+        return (self.path, self.line, self.address, self.rule)
+
+
+@dataclass(frozen=True)
+class NotEvaluated:
+    rule: str
+    path: str
+    line: int
+    address: str
+    reason: str

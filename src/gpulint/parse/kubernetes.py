@@ -1,0 +1,80 @@
+"""Load Kubernetes manifests: multi-document YAML (or JSON) with each document's first line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+try:  # libyaml is several times faster; fall back to the pure-Python loader without it.
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on the PyYAML build
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+from gpulint.model import Diagnostic
+
+
+@dataclass(frozen=True)
+class K8sObject:
+    path: str
+    line: int
+    doc: dict[str, Any]
+
+
+def is_manifest(doc: Any) -> bool:
+    return isinstance(doc, dict) and isinstance(doc.get("apiVersion"), str) \
+        and isinstance(doc.get("kind"), str)
+
+
+def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnostic]]:
+    """Every Kubernetes object in the text, `kind: List` items expanded, with line numbers."""
+    objects: list[K8sObject] = []
+    diags: list[Diagnostic] = []
+    loader = _Loader(text)
+    try:
+        while True:
+            try:
+                if not loader.check_node():
+                    break
+                node = loader.get_node()
+            except yaml.MarkedYAMLError as e:
+                mark = e.problem_mark or e.context_mark
+                line = mark.line + 1 if mark else None
+                diags.append(Diagnostic(path, line, f"YAML parse error: {e.problem or e}"))
+                break
+            if node is None:
+                continue
+            try:
+                doc = loader.construct_document(node)
+            except yaml.YAMLError as e:
+                diags.append(Diagnostic(path, node.start_mark.line + 1, f"YAML error: {e}"))
+                continue
+            line = node.start_mark.line + 1
+            if not is_manifest(doc):
+                continue
+            if doc["kind"] == "List" and isinstance(doc.get("items"), list):
+                item_nodes = _items_nodes(node)
+                for i, item in enumerate(doc["items"]):
+                    if is_manifest(item):
+                        item_line = item_nodes[i].start_mark.line + 1 if i < len(item_nodes) else line
+                        objects.append(K8sObject(path, item_line, item))
+                continue
+            objects.append(K8sObject(path, line, doc))
+    finally:
+        loader.dispose()
+    return objects, diags
+
+
+def _items_nodes(node: Any) -> list[Any]:
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    for key, value in node.value:
+        if getattr(key, "value", None) == "items" and isinstance(value, yaml.SequenceNode):
+            return list(value.value)
+    return []
+
+
+def looks_like_kubernetes(text: str) -> bool:
+    """Cheap test before a full parse: manifests name both apiVersion and kind."""
+    return "apiVersion" in text and "kind" in text

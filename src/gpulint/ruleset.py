@@ -1,0 +1,164 @@
+"""Find rule files, validate them against the shipped schema, and load them as Rule objects."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from gpulint.model import Severity
+
+
+class RuleError(Exception):
+    """A rule file that cannot be used; the message lists every problem at once."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    summary: str
+    severity: Severity
+    category: str
+    applies_to: tuple[str, ...]
+    match: dict[str, Any]
+    message: str
+    remediation: str
+    docs: dict[str, str]
+    cost: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    references: tuple[str, ...] = ()
+    path: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "summary": self.summary, "severity": self.severity.value,
+                "category": self.category, "message": self.message,
+                "remediation": self.remediation, "docs": dict(self.docs),
+                "references": list(self.references), "options": dict(self.options)}
+
+
+def builtin_rules_dir() -> str:
+    """rules/ ships inside the wheel; in a source checkout it sits at the repository root."""
+    packaged = resources.files("gpulint") / "rules"
+    if packaged.is_dir():
+        return str(packaged)
+    return os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "rules")
+
+
+@cache
+def rule_schema() -> dict[str, Any]:
+    text = (resources.files("gpulint") / "schemas" / "rule.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def _fact_names() -> list[str]:
+    return list(rule_schema()["$defs"]["fact"]["enum"])
+
+
+def _describe(error: Any) -> str:
+    where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+    message = error.message
+    if error.validator == "oneOf" and isinstance(error.instance, dict) and "fact" in error.instance:
+        fact = error.instance["fact"]
+        if fact not in _fact_names():
+            near = difflib.get_close_matches(str(fact), _fact_names(), n=1)
+            message = f"{fact!r} is not a known fact" + (f" (did you mean {near[0]!r}?)" if near else "")
+        else:
+            ops = [k for k in error.instance if k != "fact"]
+            message = f"leaf condition needs exactly one known operator, got {ops}"
+    elif error.validator == "additionalProperties":
+        extra = [k for k in error.instance if k not in error.schema.get("properties", {})]
+        props = list(error.schema.get("properties", {}))
+        hints = []
+        for k in extra:
+            near = difflib.get_close_matches(k, props, n=1)
+            hints.append(f"{k!r}" + (f" (did you mean {near[0]!r}?)" if near else ""))
+        message = "unknown key " + ", ".join(hints)
+    return f"at {where}: {message}"
+
+
+def validate(data: Any, path: str) -> list[str]:
+    """Every problem with one rule file, as readable lines."""
+    from jsonschema import Draft202012Validator
+
+    if not isinstance(data, dict):
+        return ["a rule file must hold a mapping"]
+    validator = Draft202012Validator(rule_schema())
+    problems = [_describe(e) for e in sorted(validator.iter_errors(data),
+                                              key=lambda e: list(map(str, e.absolute_path)))]
+    stem = os.path.basename(path).rsplit(".", 1)[0]
+    if isinstance(data.get("id"), str) and data["id"] != stem:
+        problems.append(f"at id: {data['id']!r} must equal the file name {stem!r}")
+    for opt in _option_refs(data.get("match")):
+        if opt not in (data.get("options") or {}):
+            problems.append(f"at match: option {opt!r} is used but not declared under options")
+    return problems
+
+
+def _option_refs(cond: Any) -> list[str]:
+    if isinstance(cond, dict):
+        if set(cond) == {"option"}:
+            return [str(cond["option"])]
+        return [r for v in cond.values() for r in _option_refs(v)]
+    if isinstance(cond, list):
+        return [r for v in cond for r in _option_refs(v)]
+    return []
+
+
+def load_rule_file(path: str) -> Rule:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+    except (OSError, UnicodeDecodeError) as e:
+        raise RuleError(f"{path}: cannot read rule file: {e}") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        raise RuleError(f"{path}{line}: invalid YAML: {getattr(e, 'problem', e)}") from None
+    problems = validate(data, path)
+    if problems:
+        raise RuleError(f"{path}: invalid rule\n  " + "\n  ".join(problems))
+    return Rule(
+        id=data["id"], summary=data["summary"], severity=Severity(data["severity"]),
+        category=data["category"], applies_to=tuple(data["applies_to"]), match=data["match"],
+        message=data["message"], remediation=data["remediation"], docs=data["docs"],
+        cost=data.get("cost") or {}, options=data.get("options") or {},
+        references=tuple(data.get("references") or ()), path=path,
+    )
+
+
+def rule_files(directory: str) -> list[str]:
+    return sorted(os.path.join(directory, n) for n in os.listdir(directory)
+                  if n.endswith((".yaml", ".yml")))
+
+
+def load_rules(extra_dirs: tuple[str, ...] = ()) -> list[Rule]:
+    """Built-in rules plus those in extra directories; all problems are collected first."""
+    rules: list[Rule] = []
+    errors: list[str] = []
+    seen: dict[str, str] = {}
+    for directory in (builtin_rules_dir(), *extra_dirs):
+        try:
+            paths = rule_files(directory)
+        except OSError as e:
+            errors.append(f"{directory}: cannot list rule directory: {e.strerror}")
+            continue
+        for path in paths:
+            try:
+                rule = load_rule_file(path)
+            except RuleError as e:
+                errors.append(str(e))
+                continue
+            if rule.id in seen:
+                errors.append(f"{path}: rule id {rule.id!r} is already defined in {seen[rule.id]}")
+                continue
+            seen[rule.id] = path
+            rules.append(rule)
+    if errors:
+        raise RuleError("\n".join(errors))
+    return rules

@@ -1,0 +1,279 @@
+"""Evaluate HCL expressions the way Terraform would, as far as static analysis allows.
+
+Values are plain Python values; anything that cannot be known before `apply` (other resources'
+attributes, data sources, unset variables) evaluates to `Unknown` with the reason, and unknown
+propagates through every operator and function.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from gpulint.model import Unknown
+from gpulint.terraform.functions import FUNCTIONS, FunctionError
+from gpulint.terraform.syntax import (
+    BinOp, Call, Conditional, Expr, ForExpr, GetAttr, Index, Literal, ObjectExpr, Splat, Template,
+    TupleExpr, UnaryOp, Unsupported, Var,
+)
+
+Resolver = Callable[[str], Any]  # root name -> value (may be Unknown)
+
+
+class Scope:
+    """Names visible to an expression: var, local, each, count, module outputs, and for-locals."""
+
+    def __init__(self, roots: dict[str, Any] | None = None, resolver: Resolver | None = None,
+                 parent: "Scope | None" = None) -> None:
+        self.roots = roots or {}
+        self.resolver = resolver
+        self.parent = parent
+
+    def child(self, **names: Any) -> "Scope":
+        return Scope(names, None, self)
+
+    def lookup(self, name: str) -> Any:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.roots:
+                return scope.roots[name]
+            if scope.resolver is not None:
+                return scope.resolver(name)
+            scope = scope.parent
+        return Unknown(f"'{name}' is not defined here")
+
+
+def first_unknown(values: Any) -> Unknown | None:
+    for v in values:
+        if isinstance(v, Unknown):
+            return v
+    return None
+
+
+def evaluate(expr: Expr, scope: Scope) -> Any:
+    if isinstance(expr, Literal):
+        return expr.value
+    if isinstance(expr, Template):
+        out = []
+        for part in expr.parts:
+            v = part if isinstance(part, str) else evaluate(part, scope)
+            if isinstance(v, Unknown):
+                return v
+            out.append(_to_string(v))
+        return "".join(out)
+    if isinstance(expr, Var):
+        return scope.lookup(expr.name)
+    if isinstance(expr, GetAttr):
+        return get_attr(evaluate(expr.target, scope), expr.name, expr)
+    if isinstance(expr, Index):
+        return index(evaluate(expr.target, scope), evaluate(expr.key, scope))
+    if isinstance(expr, Splat):
+        return _splat(expr, scope)
+    if isinstance(expr, Conditional):
+        cond = evaluate(expr.cond, scope)
+        if isinstance(cond, Unknown):
+            return cond
+        return evaluate(expr.then if _truthy(cond) else expr.other, scope)
+    if isinstance(expr, BinOp):
+        return _binop(expr, scope)
+    if isinstance(expr, UnaryOp):
+        v = evaluate(expr.operand, scope)
+        if isinstance(v, Unknown):
+            return v
+        if expr.op == "!":
+            return not _truthy(v)
+        n = _number(v)
+        return n if isinstance(n, Unknown) else -n
+    if isinstance(expr, TupleExpr):
+        return [evaluate(i, scope) for i in expr.items]
+    if isinstance(expr, ObjectExpr):
+        obj: dict[str, Any] = {}
+        for k, v in expr.items:
+            key = evaluate(k, scope)
+            if isinstance(key, Unknown):
+                return key
+            obj[_to_string(key)] = evaluate(v, scope)
+        return obj
+    if isinstance(expr, ForExpr):
+        return _for(expr, scope)
+    if isinstance(expr, Call):
+        return _call(expr, scope)
+    if isinstance(expr, Unsupported):
+        return Unknown(f"{expr.what} is not evaluated")
+    return Unknown("unsupported expression")
+
+
+def get_attr(value: Any, name: str, expr: Any = None) -> Any:
+    if isinstance(value, Unknown):
+        return value
+    if isinstance(value, dict):
+        if name in value:
+            return value[name]
+        return Unknown(f"attribute '{name}' not found")
+    return Unknown(f"cannot read attribute '{name}' of a {type(value).__name__}")
+
+
+def index(value: Any, key: Any) -> Any:
+    if isinstance(value, Unknown):
+        return value
+    if isinstance(key, Unknown):
+        return key
+    if isinstance(value, dict):
+        k = _to_string(key)
+        return value[k] if k in value else Unknown(f"key {k!r} not found")
+    if isinstance(value, list):
+        try:
+            return value[int(key)]
+        except (ValueError, TypeError, IndexError):
+            return Unknown(f"index {key!r} out of range")
+    return Unknown(f"cannot index a {type(value).__name__}")
+
+
+def _splat(expr: Splat, scope: Scope) -> Any:
+    target = evaluate(expr.target, scope)
+    if isinstance(target, Unknown):
+        return target
+    items = target if isinstance(target, list) else ([] if target is None else [target])
+    out = []
+    for item in items:
+        for kind, step in expr.steps:
+            item = get_attr(item, step) if kind == "attr" else index(item, evaluate(step, scope))
+        out.append(item)
+    return out
+
+
+def _truthy(v: Any) -> bool:
+    if isinstance(v, str):
+        return v == "true"
+    return bool(v)
+
+
+def _number(v: Any) -> Any:
+    if isinstance(v, bool):
+        return Unknown("a bool is not a number")
+    if isinstance(v, (int, float)):
+        return v
+    if isinstance(v, str):
+        try:
+            return int(v)
+        except ValueError:
+            try:
+                return float(v)
+            except ValueError:
+                return Unknown(f"{v!r} is not a number")
+    return Unknown(f"{type(v).__name__} is not a number")
+
+
+def _to_string(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if v is None:
+        return ""
+    return str(v)
+
+
+def _binop(expr: BinOp, scope: Scope) -> Any:
+    op = expr.op
+    left = evaluate(expr.left, scope)
+    # Terraform evaluates both sides, but a known short-circuit answer is still the answer.
+    if op == "&&" and not isinstance(left, Unknown) and not _truthy(left):
+        return False
+    if op == "||" and not isinstance(left, Unknown) and _truthy(left):
+        return True
+    right = evaluate(expr.right, scope)
+    unknown = first_unknown((left, right))
+    if unknown:
+        return unknown
+    if op == "&&":
+        return _truthy(left) and _truthy(right)
+    if op == "||":
+        return _truthy(left) or _truthy(right)
+    if op == "==":
+        return left == right
+    if op == "!=":
+        return left != right
+    a, b = _number(left), _number(right)
+    unknown = first_unknown((a, b))
+    if unknown:
+        return unknown
+    try:
+        result = {
+            "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+            "/": lambda: a / b, "%": lambda: a % b,
+            "<": lambda: a < b, ">": lambda: a > b, "<=": lambda: a <= b, ">=": lambda: a >= b,
+        }[op]()
+    except ZeroDivisionError:
+        return Unknown("division by zero")
+    if isinstance(result, float) and result.is_integer() and op != "/":
+        return int(result)
+    return result
+
+
+def _for(expr: ForExpr, scope: Scope) -> Any:
+    coll = evaluate(expr.collection, scope)
+    if isinstance(coll, Unknown):
+        return coll
+    if isinstance(coll, dict):
+        pairs = list(coll.items())
+    elif isinstance(coll, list):
+        pairs = list(enumerate(coll))
+    else:
+        return Unknown("for expression over a value that is not a collection")
+    tuple_out: list[Any] = []
+    obj_out: dict[str, Any] = {}
+    for k, v in pairs:
+        names = {expr.value_var: v}
+        if expr.key_var:
+            names[expr.key_var] = k
+        inner = scope.child(**names)
+        if expr.cond is not None:
+            c = evaluate(expr.cond, inner)
+            if isinstance(c, Unknown):
+                return c
+            if not _truthy(c):
+                continue
+        value = evaluate(expr.value, inner)
+        if expr.key is None:
+            tuple_out.append(value)
+            continue
+        key = evaluate(expr.key, inner)
+        if isinstance(key, Unknown):
+            return key
+        key = _to_string(key)
+        if expr.group:
+            obj_out.setdefault(key, []).append(value)
+        else:
+            obj_out[key] = value
+    return tuple_out if expr.key is None else obj_out
+
+
+# Functions that must see unknown arguments rather than short-circuit on them.
+_UNKNOWN_AWARE = {"try", "can", "coalesce", "merge", "concat", "tolist", "toset", "tomap",
+                  "length", "keys", "values", "lookup", "contains", "element", "compact",
+                  "flatten", "distinct", "zipmap", "jsonencode", "one"}
+
+
+def _call(expr: Call, scope: Scope) -> Any:
+    name = expr.name.split("::")[-1]
+    fn = FUNCTIONS.get(name)
+    if fn is None:
+        return Unknown(f"function {name}() is not evaluated by gpulint")
+    if name in {"try", "can"}:
+        return fn([lambda e=a: evaluate(e, scope) for a in expr.args])
+    args = [evaluate(a, scope) for a in expr.args]
+    if expr.expand_last and args:
+        last = args.pop()
+        if isinstance(last, Unknown):
+            return last
+        args.extend(last if isinstance(last, list) else list(last.values()))
+    if name not in _UNKNOWN_AWARE:
+        unknown = first_unknown(args)
+        if unknown:
+            return unknown
+    try:
+        return fn(args)
+    except FunctionError as e:
+        return Unknown(f"{name}(): {e}")
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+        return Unknown(f"{name}() could not be evaluated: {e}")

@@ -1,0 +1,437 @@
+"""Load Terraform modules: variables, locals, providers, count/for_each and local module calls.
+
+A module is a directory. Its resources are expanded into instances with Terraform addresses
+(`module.gpu.aws_instance.this[0]`), each carrying the scope its expressions evaluate in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from gpulint.model import Diagnostic, Unknown
+from gpulint.terraform.expressions import Scope, evaluate
+from gpulint.terraform.parser import parse_hcl
+from gpulint.terraform.syntax import Block, HclSyntaxError
+
+MAX_MODULE_DEPTH = 16
+
+
+@dataclass
+class ParsedFile:
+    path: str
+    root: Block
+
+
+@dataclass
+class Inputs:
+    """Values set for a root module's variables, from tfvars files, CLI and the environment."""
+
+    var_files: list[str] = field(default_factory=list)
+    vars: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class ProviderConfig:
+    name: str
+    region: Any = None  # str | Unknown | None
+    default_tags: dict[str, Any] = field(default_factory=dict)
+
+
+class BlockView:
+    """A block with its evaluation scope: attribute values on demand, dynamic blocks expanded."""
+
+    def __init__(self, block: Block | None, scope: Scope, unknown_reason: str | None = None) -> None:
+        self.block = block
+        self.scope = scope
+        self.unknown_reason = unknown_reason
+
+    @property
+    def line(self) -> int:
+        return self.block.line if self.block else 0
+
+    def has(self, name: str) -> bool:
+        return self.block is not None and name in self.block.attributes
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if self.unknown_reason is not None:
+            return Unknown(self.unknown_reason)
+        if self.block is None or name not in self.block.attributes:
+            return default
+        return evaluate(self.block.attributes[name].expr, self.scope)
+
+    def blocks(self, type_: str) -> list["BlockView"]:
+        if self.unknown_reason is not None:
+            return [BlockView(None, self.scope, self.unknown_reason)]
+        if self.block is None:
+            return []
+        views = [BlockView(b, self.scope) for b in self.block.children(type_)]
+        for dyn in self.block.children("dynamic"):
+            if dyn.labels != [type_]:
+                continue
+            views.extend(_expand_dynamic(dyn, self.scope))
+        return views
+
+    def first(self, type_: str) -> "BlockView | None":
+        found = self.blocks(type_)
+        return found[0] if found else None
+
+
+def _expand_dynamic(dyn: Block, scope: Scope) -> list[BlockView]:
+    content = next(iter(dyn.children("content")), None)
+    if content is None:
+        return []
+    iterator = dyn.labels[0]
+    if "iterator" in dyn.attributes:
+        it = dyn.attributes["iterator"].expr
+        iterator = getattr(it, "name", iterator)
+    coll = evaluate(dyn.attributes["for_each"].expr, scope) if "for_each" in dyn.attributes else []
+    if isinstance(coll, Unknown):
+        return [BlockView(content, scope, f"dynamic {dyn.labels[0]} blocks: {coll.reason}")]
+    pairs = coll.items() if isinstance(coll, dict) else enumerate(coll)
+    return [BlockView(content, scope.child(**{iterator: {"key": k, "value": v}})) for k, v in pairs]
+
+
+@dataclass
+class ResourceInstance:
+    address: str
+    type: str
+    name: str
+    mode: str  # managed | data
+    path: str
+    view: BlockView
+    providers: dict[str, ProviderConfig]
+    module_address: str  # "" for the root module
+
+    def provider(self) -> ProviderConfig | None:
+        prefix = self.type.split("_", 1)[0]
+        alias_ref = self.view.block.attributes.get("provider") if self.view.block else None
+        if alias_ref is not None:
+            # provider = aws.west is a traversal, not a value: read it syntactically.
+            from gpulint.terraform.syntax import GetAttr, Var
+
+            expr = alias_ref.expr
+            if isinstance(expr, GetAttr) and isinstance(expr.target, Var):
+                key = f"{expr.target.name}.{expr.name}"
+                if key in self.providers:
+                    return self.providers[key]
+        return self.providers.get(prefix)
+
+
+@dataclass
+class ModuleCallNote:
+    """A module call gpulint could not follow (registry or remote source)."""
+
+    address: str
+    path: str
+    line: int
+    reason: str
+
+
+@dataclass
+class LoadResult:
+    resources: list[ResourceInstance] = field(default_factory=list)
+    notes: list[ModuleCallNote] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def _read_tfvars(path: str) -> tuple[dict[str, Any], Diagnostic | None]:
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as e:
+        return {}, Diagnostic(path, None, f"cannot read variables file: {e}")
+    if path.endswith(".json"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            return {}, Diagnostic(path, e.lineno, f"invalid JSON: {e.msg}")
+        return (data if isinstance(data, dict) else {}), None
+    try:
+        root = parse_hcl(text)
+    except HclSyntaxError as e:
+        return {}, Diagnostic(path, e.line, f"parse error: {e}")
+    empty = Scope({})
+    return {k: evaluate(a.expr, empty) for k, a in root.attributes.items()}, None
+
+
+def _cli_value(raw: str) -> Any:
+    """-var and TF_VAR_ values are strings unless they parse as HCL (lists, maps, numbers)."""
+    try:
+        from gpulint.terraform.parser import parse_expression
+
+        value = evaluate(parse_expression(raw), Scope({}))
+        if not isinstance(value, Unknown):
+            return value
+    except HclSyntaxError:
+        pass
+    return raw
+
+
+class Module:
+    """One module instance: its files, its variable values and its lazily evaluated locals."""
+
+    def __init__(self, directory: str, files: list[ParsedFile], variables: dict[str, Any],
+                 providers: dict[str, ProviderConfig], address: str, depth: int) -> None:
+        self.directory = directory
+        self.files = files
+        self.address = address
+        self.depth = depth
+        self.providers = providers
+        self._var_values = variables
+        self._locals: dict[str, tuple[Block, Any]] = {}
+        self._local_cache: dict[str, Any] = {}
+        self._resolving: set[str] = set()
+        self.var_decls: dict[str, Block] = {}
+        for f in files:
+            for b in f.root.blocks:
+                if b.type == "locals":
+                    for name, attr in b.attributes.items():
+                        self._locals[name] = (b, attr.expr)
+                elif b.type == "variable" and b.labels:
+                    self.var_decls[b.labels[0]] = b
+        self.scope = Scope(resolver=self._resolve_root)
+
+    # -- names --------------------------------------------------------------------------
+    def variables(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        empty = Scope({})
+        for name, decl in self.var_decls.items():
+            if name in self._var_values:
+                out[name] = self._var_values[name]
+            elif "default" in decl.attributes:
+                out[name] = evaluate(decl.attributes["default"].expr, empty)
+            else:
+                out[name] = Unknown(f"variable {name} has no default and no value was given")
+        return out
+
+    def _resolve_root(self, name: str) -> Any:
+        if name == "var":
+            return _LazyVars(self)
+        if name == "local":
+            return _LazyLocals(self)
+        if name == "path":
+            return {"module": self.directory, "root": self.directory, "cwd": os.getcwd()}
+        if name == "terraform":
+            return {"workspace": "default"}
+        if name in {"data", "module"}:
+            return Unknown(f"{name} values are known only after apply")
+        if name in {"each", "count", "self"}:
+            return Unknown(f"{name} is only valid inside a resource")
+        return Unknown(f"'{name}.…' refers to another resource, known only after apply")
+
+    def local(self, name: str) -> Any:
+        if name in self._local_cache:
+            return self._local_cache[name]
+        if name not in self._locals:
+            return Unknown(f"local.{name} is not defined")
+        if name in self._resolving:
+            return Unknown(f"local.{name} refers to itself")
+        self._resolving.add(name)
+        try:
+            value = evaluate(self._locals[name][1], self.scope)
+        finally:
+            self._resolving.discard(name)
+        self._local_cache[name] = value
+        return value
+
+    def var(self, name: str) -> Any:
+        values = self.variables_cache
+        return values[name] if name in values else Unknown(f"variable {name} is not declared")
+
+    @property
+    def variables_cache(self) -> dict[str, Any]:
+        if not hasattr(self, "_vars_cache"):
+            self._vars_cache = self.variables()
+        return self._vars_cache
+
+
+class _LazyVars(dict):  # type: ignore[type-arg]
+    """`var` as a mapping, so var.x and var["x"] both work without evaluating every variable."""
+
+    def __init__(self, module: Module) -> None:
+        super().__init__()
+        self._m = module
+
+    def __contains__(self, key: object) -> bool:
+        return True
+
+    def __getitem__(self, key: str) -> Any:
+        return self._m.var(key)
+
+
+class _LazyLocals(_LazyVars):
+    def __getitem__(self, key: str) -> Any:
+        return self._m.local(key)
+
+
+def _providers(files: list[ParsedFile], scope: Scope,
+               inherited: dict[str, ProviderConfig]) -> dict[str, ProviderConfig]:
+    out = dict(inherited)
+    for f in files:
+        for b in f.root.blocks:
+            if b.type != "provider" or not b.labels:
+                continue
+            view = BlockView(b, scope)
+            alias = view.get("alias")
+            key = b.labels[0] if not isinstance(alias, str) else f"{b.labels[0]}.{alias}"
+            cfg = ProviderConfig(b.labels[0])
+            region = view.get("region") if b.labels[0] == "aws" else view.get("region")
+            if b.labels[0] == "azurerm":
+                region = None  # Azure sets location per resource
+            cfg.region = region
+            tags: dict[str, Any] = {}
+            if b.labels[0] == "aws":
+                for dt in view.blocks("default_tags"):
+                    value = dt.get("tags", {})
+                    if isinstance(value, dict):
+                        tags.update(value)
+            elif b.labels[0] == "google":
+                value = view.get("default_labels", {})
+                if isinstance(value, dict):
+                    tags.update(value)
+            cfg.default_tags = tags
+            out[key] = cfg
+    return out
+
+
+def _instance_keys(block: Block, scope: Scope) -> list[tuple[str, Scope]] | Unknown:
+    """The instances a resource or module call expands into, each with its scope."""
+    if "count" in block.attributes:
+        n = evaluate(block.attributes["count"].expr, scope)
+        if isinstance(n, Unknown):
+            return Unknown(f"count: {n.reason}")
+        try:
+            n = int(n)
+        except (TypeError, ValueError):
+            return Unknown(f"count is not a number: {n!r}")
+        return [(f"[{i}]", scope.child(count={"index": i})) for i in range(max(n, 0))]
+    if "for_each" in block.attributes:
+        coll = evaluate(block.attributes["for_each"].expr, scope)
+        if isinstance(coll, Unknown):
+            return Unknown(f"for_each: {coll.reason}")
+        if isinstance(coll, list):
+            coll = {str(v): v for v in coll}
+        if not isinstance(coll, dict):
+            return Unknown("for_each is not a map or set")
+        return [(f"[{json.dumps(str(k))}]", scope.child(each={"key": k, "value": v}))
+                for k, v in coll.items()]
+    return [("", scope)]
+
+
+def load_module(directory: str, files: list[ParsedFile], variables: dict[str, Any],
+                providers: dict[str, ProviderConfig], address: str, depth: int,
+                parse_dir: Any, result: LoadResult) -> None:
+    """Expand one module instance into resource instances, following local module calls."""
+    module = Module(directory, files, variables, {}, address, depth)
+    module.providers = _providers(files, module.scope, providers)
+    prefix = f"{address}." if address else ""
+    for f in files:
+        for b in f.root.blocks:
+            if b.type in {"resource", "data"} and len(b.labels) == 2:
+                keys = _instance_keys(b, module.scope)
+                base = f"{prefix}{'data.' if b.type == 'data' else ''}{b.labels[0]}.{b.labels[1]}"
+                if isinstance(keys, Unknown):
+                    # Still report the resource once, with the expansion unknown.
+                    keys = [("", module.scope.child(count=keys, each=keys))]
+                    unknown_expansion: Unknown | None = Unknown(
+                        f"{base}: {_reason(_instance_keys(b, module.scope))}")
+                else:
+                    unknown_expansion = None
+                for suffix, scope in keys:
+                    inst = ResourceInstance(base + suffix, b.labels[0], b.labels[1],
+                                            "data" if b.type == "data" else "managed", f.path,
+                                            BlockView(b, scope), module.providers, address)
+                    if unknown_expansion is not None:
+                        inst.expansion_unknown = unknown_expansion  # type: ignore[attr-defined]
+                    result.resources.append(inst)
+            elif b.type == "module" and b.labels:
+                _load_call(module, f, b, prefix, parse_dir, result)
+
+
+def _reason(value: Any) -> str:
+    return value.reason if isinstance(value, Unknown) else "unknown"
+
+
+def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_dir: Any,
+               result: LoadResult) -> None:
+    name = call.labels[0]
+    addr = f"{prefix}module.{name}"
+    src = evaluate(call.attributes["source"].expr, parent.scope) if "source" in call.attributes else None
+    target = resolve_module_source(parent.directory, name, src, parent.address)
+    if target is None:
+        result.notes.append(ModuleCallNote(addr, f.path, call.line,
+                                           f"module source {src!r} is not local and not "
+                                           "downloaded under .terraform/modules: not evaluated"))
+        return
+    if parent.depth >= MAX_MODULE_DEPTH:
+        result.notes.append(ModuleCallNote(addr, f.path, call.line, "module nesting too deep"))
+        return
+    child_files, diags = parse_dir(target)
+    result.diagnostics.extend(diags)
+    keys = _instance_keys(call, parent.scope)
+    if isinstance(keys, Unknown):
+        result.notes.append(ModuleCallNote(addr, f.path, call.line,
+                                           f"module call not expanded: {keys.reason}"))
+        return
+    meta = {"source", "version", "count", "for_each", "providers", "depends_on"}
+    for suffix, scope in keys:
+        inputs = {k: evaluate(a.expr, scope) for k, a in call.attributes.items() if k not in meta}
+        load_module(target, child_files, inputs, parent.providers, addr + suffix,
+                    parent.depth + 1, parse_dir, result)
+
+
+def resolve_module_source(directory: str, name: str, source: Any, parent_address: str) -> str | None:
+    """A local path, or a registry module already present under .terraform/modules."""
+    if isinstance(source, str) and (source.startswith("./") or source.startswith("../")):
+        target = os.path.normpath(os.path.join(directory, source))
+        return target if os.path.isdir(target) else None
+    manifest = os.path.join(directory, ".terraform", "modules", "modules.json")
+    try:
+        with open(manifest, encoding="utf-8") as fh:
+            entries = json.load(fh).get("Modules", [])
+    except (OSError, ValueError, AttributeError):
+        return None
+    key = ".".join(p for p in (parent_address.replace("module.", ""), name) if p)
+    for entry in entries:
+        if isinstance(entry, dict) and entry.get("Key") == key and entry.get("Dir"):
+            target = os.path.join(directory, entry["Dir"])
+            return target if os.path.isdir(target) else None
+    return None
+
+
+def root_variables(files: list[ParsedFile], directory: str, inputs: Inputs,
+                   diagnostics: list[Diagnostic]) -> dict[str, Any]:
+    """Variable values for a root module, in Terraform's precedence order (later wins)."""
+    values: dict[str, Any] = {}
+    for key, raw in inputs.env.items():
+        if key.startswith("TF_VAR_"):
+            values[key[len("TF_VAR_"):]] = _cli_value(raw)
+    auto = []
+    for fname in ("terraform.tfvars", "terraform.tfvars.json"):
+        if os.path.isfile(os.path.join(directory, fname)):
+            auto.append(os.path.join(directory, fname))
+    try:
+        listing = sorted(os.listdir(directory))
+    except OSError:
+        listing = []
+    auto += [os.path.join(directory, n) for n in listing
+             if n.endswith(".auto.tfvars") or n.endswith(".auto.tfvars.json")]
+    for path in auto + list(inputs.var_files):
+        data, diag = _read_tfvars(path)
+        if diag:
+            diagnostics.append(diag)
+        values.update(data)
+    for key, raw in inputs.vars.items():
+        values[key] = _cli_value(raw)
+    return values
+
+
+def iter_blocks(files: list[ParsedFile], type_: str) -> Iterator[tuple[ParsedFile, Block]]:
+    for f in files:
+        for b in f.root.blocks:
+            if b.type == type_:
+                yield f, b

@@ -1,0 +1,142 @@
+"""Parse Terraform text (HCL native syntax or JSON syntax) into our syntax tree."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from gpulint.terraform.syntax import (
+    Attribute, Block, Expr, HclSyntaxError, Literal, ObjectExpr, TupleExpr, body, expression,
+)
+
+# Top-level blocks and how many labels each has; everything else in a .tf.json is ignored.
+_JSON_LABELS = {"resource": 2, "data": 2, "variable": 1, "module": 1, "output": 1,
+                "provider": 1, "locals": 0, "terraform": 0}
+
+
+def _lark_parse(text: str) -> Any:
+    from hcl2.api import parses_to_tree
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+    try:
+        return parses_to_tree(text)
+    except UnexpectedToken as e:
+        got = "end of file" if e.token.type == "$END" else repr(str(e.token))
+        raise HclSyntaxError(f"unexpected {got}", e.line if e.line and e.line > 0 else None) from None
+    except UnexpectedCharacters as e:
+        raise HclSyntaxError(f"unexpected character {text[e.pos_in_stream]!r}"
+                             if 0 <= e.pos_in_stream < len(text) else "unexpected character",
+                             e.line) from None
+    except UnexpectedEOF:
+        raise HclSyntaxError("unexpected end of file", text.count("\n") + 1) from None
+    except UnexpectedInput as e:  # any other Lark input error
+        raise HclSyntaxError("invalid HCL syntax", getattr(e, "line", None)) from None
+
+
+def parse_hcl(text: str) -> Block:
+    """Parse native-syntax HCL into a root Block. Raises HclSyntaxError with a line."""
+    tree = _lark_parse(text)
+    try:
+        return body(tree)
+    except HclSyntaxError:
+        raise
+    except (IndexError, ValueError, KeyError, AttributeError) as e:
+        raise HclSyntaxError(f"unsupported HCL construct ({type(e).__name__})", None) from None
+
+
+def parse_expression(text: str) -> Expr:
+    """Parse one HCL expression (used for JSON-syntax templates and heredocs)."""
+    root = parse_hcl(f"x = {text}\n")
+    return root.attributes["x"].expr
+
+
+# ---- JSON syntax (.tf.json) --------------------------------------------------------------
+
+def _json_expr(value: Any) -> Expr:
+    if isinstance(value, str):
+        if "${" in value:
+            try:
+                return parse_expression(json.dumps(value))
+            except HclSyntaxError:
+                return Literal(value)
+        return Literal(value)
+    if isinstance(value, list):
+        return TupleExpr(tuple(_json_expr(v) for v in value))
+    if isinstance(value, dict):
+        return ObjectExpr(tuple((Literal(k), _json_expr(v)) for k, v in value.items()))
+    return Literal(value)
+
+
+def _line_of(text: str, key: str, start: int = 0) -> tuple[int, int]:
+    """Best-effort line of a JSON key: JSON parsers do not keep positions."""
+    idx = text.find(json.dumps(key), start)
+    if idx < 0:
+        return 1, start
+    return text.count("\n", 0, idx) + 1, idx
+
+
+def _json_block(type_: str, labels: list[str], content: Any, line: int) -> Block:
+    block = Block(type_, labels, line, line)
+    items = content if isinstance(content, list) else [content]
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        for key, value in item.items():
+            # Nested blocks in JSON are objects or lists of objects; attributes are anything else.
+            # Without the provider schema the two are ambiguous, so objects under known block
+            # names become blocks and the rest stay attribute values.
+            if key in _NESTED_BLOCKS and isinstance(value, (dict, list)):
+                for v in value if isinstance(value, list) else [value]:
+                    block.blocks.append(_json_block(key, [], v, line))
+            else:
+                block.attributes[key] = Attribute(key, _json_expr(value), line)
+    return block
+
+
+# Block-typed arguments of the resources gpulint reads, so .tf.json can be read like HCL.
+_NESTED_BLOCKS = {
+    "instance_market_options", "spot_options", "scaling_config", "node_config", "guest_accelerator",
+    "scheduling", "autoscaling", "launch_template", "mixed_instances_policy",
+    "instances_distribution", "override", "default_tags", "lifecycle", "dynamic", "content",
+    "default_node_pool", "management", "node_pool", "taint", "scale_settings", "autoscale",
+    "accelerator_config", "gce_setup", "shielded_instance_config", "os_disk",
+}
+
+
+def parse_tf_json(text: str) -> Block:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise HclSyntaxError(f"invalid JSON: {e.msg}", e.lineno) from None
+    if not isinstance(data, dict):
+        raise HclSyntaxError("a .tf.json file must hold a JSON object", 1)
+    root = Block("", [], 1, 0)
+    pos = 0
+    for top, content in data.items():
+        nlabels = _JSON_LABELS.get(top)
+        if nlabels is None:
+            continue
+        if nlabels == 0:
+            line, pos = _line_of(text, top, pos)
+            root.blocks.append(_json_block(top, [], content, line))
+            continue
+        groups = content if isinstance(content, list) else [content]
+        for group in groups:
+            if not isinstance(group, dict):
+                continue
+            for first, inner in group.items():
+                if nlabels == 1:
+                    line, pos = _line_of(text, first, pos)
+                    root.blocks.append(_json_block(top, [first], inner, line))
+                    continue
+                for inner_group in inner if isinstance(inner, list) else [inner]:
+                    if not isinstance(inner_group, dict):
+                        continue
+                    for second, body_ in inner_group.items():
+                        line, pos = _line_of(text, second, pos)
+                        root.blocks.append(_json_block(top, [first, second], body_, line))
+    return root
+
+
+_TFVARS_LINE = re.compile(r"^\s*$")
