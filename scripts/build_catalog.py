@@ -199,14 +199,13 @@ def sparecores_memory(data_dir: Path) -> dict[tuple[str, str], float]:
     return out
 
 
-def aws_device_memory(row: dict[str, str], count: float, fallback: float | None) -> float | None:
+def aws_device_memory(row: dict[str, str], count: float) -> float | None:
     """Memory of one full device. g6f/gr6f report the slice (2861 MiB for 1/8 L4), so
     divide by the fraction: the instance then sees count x memory, as for Azure."""
     mib = fnum(row["accelerator_memory_mib_reported"])
     if mib is not None:
         return gib(mib / count) if count < 1 else gib(mib)
-    listed = fnum(row["accelerator_memory_gib_per_device"])
-    return listed if listed is not None else fallback
+    return fnum(row["accelerator_memory_gib_per_device"])
 
 
 def pick_aws_row(rows: list[dict[str, str]]) -> dict[str, str]:
@@ -239,13 +238,15 @@ def build_aws(data_dir: Path, notes: Notes) -> dict:
             notes.add("aws_duplicate_rows_merged", len(rows) - 1)
         row = pick_aws_row(rows)
         kind, count = row["accelerator_kind"], float(row["accelerator_count"])
-        mem = aws_device_memory(row, count, filled.get(("aws", name)))
+        mem = aws_device_memory(row, count)
+        if mem is None and ("aws", name) in filled:
+            # g3s.xlarge and p6-b300 are blank in the price sources.
+            mem = filled[("aws", name)]
+            notes.add("aws_rows_memory_from_sparecores")
         if kind == "gpu" and mem is None:
             # g2 (K520): no memory figure in any source; gpulint needs one for every GPU.
             notes.add("aws_rows_dropped_gpu_without_memory")
             continue
-        if row["accelerator_memory_gib_per_device"] == "" and mem is not None:
-            notes.add("aws_rows_memory_from_sparecores")
         put_spec(specs, name, spec_record(kind, model_name(row["accelerator_name"]), count, mem,
                                           fnum(row["vcpus"]), fnum(row["memory_gib"])))
         pair = clean_pair(fnum(row["price_ondemand_usd_hr"]), fnum(row["price_spot_usd_hr"]),
