@@ -279,7 +279,8 @@ def test_bad_catalog_file_is_rejected(tmp_path: Path) -> None:
 
 
 def _build_module():
-    spec = importlib.util.spec_from_file_location("build_catalog", REPO / "scripts" / "build_catalog.py")
+    script = REPO / "scripts" / "build_catalog.py"
+    spec = importlib.util.spec_from_file_location("build_catalog", script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -300,7 +301,8 @@ def test_gcp_bundled_prices_match_source_totals() -> None:
     for row in rows:
         got = catalog.price("gcp", row["instance_type"], row["region"])
         assert got is not None and got.ondemand is not None
-        parts = float(row["vm_part_ondemand_usd_hr"]) + float(row["accelerator_part_ondemand_usd_hr"])
+        parts = (float(row["vm_part_ondemand_usd_hr"])
+                 + float(row["accelerator_part_ondemand_usd_hr"]))
         assert got.ondemand == float(row["price_ondemand_usd_hr"])
         assert math.isclose(got.ondemand, parts, abs_tol=1e-4), row["instance_type"]
 

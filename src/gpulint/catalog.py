@@ -190,7 +190,8 @@ def default_region(provider: str) -> str:
     try:
         return regions[provider.lower()]
     except KeyError:
-        raise ValueError(f"unknown provider {provider!r}; expected one of {sorted(regions)}") from None
+        known = ", ".join(sorted(regions))
+        raise ValueError(f"unknown provider {provider!r}; expected one of: {known}") from None
 
 
 def instance(provider: str, name: str) -> InstanceSpec | None:
