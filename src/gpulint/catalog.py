@@ -1,0 +1,286 @@
+"""Offline GPU price and spec catalog.
+
+The data ships as ``gpulint/data/gpu_catalog.json`` (built by ``scripts/build_catalog.py``).
+It is parsed once per process. A newer snapshot can be used instead with
+``use_catalog_file(path)``.
+
+Lookups never guess: anything unknown returns None, never 0, so callers can tell
+"free" from "not priceable".
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "Catalog",
+    "InstanceSpec",
+    "Price",
+    "cheapest_per_gpu_hour",
+    "default_region",
+    "gcp_accelerator",
+    "gcp_accelerator_price",
+    "gcp_host_price",
+    "gpu_models",
+    "instance",
+    "instances",
+    "load",
+    "metadata",
+    "price",
+    "regions",
+    "use_catalog_file",
+]
+
+SUPPORTED_SCHEMA_VERSIONS = frozenset({1})
+_BUNDLED = "gpu_catalog.json"
+
+
+@dataclass(frozen=True)
+class InstanceSpec:
+    """One instance type, or one GCP accelerator (a GPU device or a TPU slice).
+
+    ``gpu_memory_gib`` is the memory of one full device. For fractional GPUs
+    (AWS g6f, Azure NVadsA10 v5) the instance sees ``gpu_count * gpu_memory_gib``.
+    For non-GPU accelerators ``gpu_model`` names the accelerator (``Inferentia2``,
+    ``TPU-v6e``); GPU-memory rules should only look at ``accelerator_kind == "gpu"``.
+    """
+
+    provider: str
+    name: str
+    accelerator_kind: str
+    gpu_model: str | None
+    gpu_count: float
+    gpu_memory_gib: float | None
+    vcpus: float | None
+    memory_gib: float | None
+    note: str | None = None  # source caveat, e.g. "NVv4 partitions one MI25 ..."
+
+    @property
+    def total_gpu_memory_gib(self) -> float | None:
+        if self.gpu_memory_gib is None:
+            return None
+        return round(self.gpu_count * self.gpu_memory_gib, 2)
+
+
+@dataclass(frozen=True)
+class Price:
+    """USD per hour. None means the snapshot has no such price."""
+
+    ondemand: float | None
+    spot: float | None
+
+
+class Catalog:
+    """Parsed catalog with lookup indexes. Build with ``load()``; treat as read-only."""
+
+    def __init__(self, data: dict[str, Any], origin: str) -> None:
+        version = data.get("schema_version")
+        if version not in SUPPORTED_SCHEMA_VERSIONS:
+            raise ValueError(f"{origin}: unsupported catalog schema_version {version!r}")
+        if "providers" not in data:
+            raise ValueError(f"{origin}: not a gpulint catalog (no 'providers')")
+        self.data = data
+        self.origin = origin
+        # Azure size names are case-insensitive in the Azure API and in Terraform.
+        self._azure_names = {n.lower(): n for n in self._provider("azure").get("instances", {})}
+
+    def _provider(self, provider: str) -> dict[str, Any]:
+        return self.data["providers"].get(provider.lower(), {})
+
+    def canonical_name(self, provider: str, name: str) -> str | None:
+        table = self._provider(provider).get("instances", {})
+        if name in table:
+            return name
+        if provider.lower() == "azure":
+            return self._azure_names.get(name.lower())
+        return None
+
+    def spec(self, provider: str, name: str) -> InstanceSpec | None:
+        key = self.canonical_name(provider, name)
+        if key is None:
+            return None
+        return _to_spec(provider.lower(), key, self._provider(provider)["instances"][key])
+
+    def price(self, provider: str, name: str, region: str) -> Price | None:
+        key = self.canonical_name(provider, name)
+        if key is None:
+            return None
+        regions = self._provider(provider).get("prices", {}).get(key, {})
+        return _to_price(regions.get(_region_key(provider, region)))
+
+
+def _region_key(provider: str, region: str) -> str:
+    # Terraform accepts Azure display names ("East US"); the catalog keys are "eastus".
+    if provider.lower() == "azure":
+        return region.replace(" ", "").lower()
+    return region
+
+
+def _to_spec(provider: str, name: str, rec: dict[str, Any]) -> InstanceSpec:
+    return InstanceSpec(
+        provider=provider,
+        name=name,
+        accelerator_kind=rec["kind"],
+        gpu_model=rec["model"],
+        gpu_count=float(rec["count"]),
+        gpu_memory_gib=rec["mem"],
+        vcpus=rec["vcpus"],
+        memory_gib=rec["ram"],
+        note=rec.get("note"),
+    )
+
+
+def _to_price(pair: list[float | None] | None) -> Price | None:
+    if pair is None:
+        return None
+    return Price(ondemand=pair[0], spot=pair[1])
+
+
+@functools.cache
+def _load_cached(path: str | None) -> Catalog:
+    if path is None:
+        text = resources.files("gpulint.data").joinpath(_BUNDLED).read_text(encoding="utf-8")
+        return Catalog(json.loads(text), f"gpulint/data/{_BUNDLED}")
+    return Catalog(json.loads(Path(path).read_text(encoding="utf-8")), path)
+
+
+def load(path: str | None = None) -> Catalog:
+    """The bundled catalog (path None) or the catalog in ``path``; parsed once per path."""
+    return _load_cached(None if path is None else str(Path(path).resolve()))
+
+
+_active_path: str | None = None
+
+
+def use_catalog_file(path: str | None) -> Catalog:
+    """Make the module-level functions read ``path`` (None: back to the bundled file).
+
+    The file is loaded and validated first, so a bad path leaves the active catalog as it was.
+    """
+    global _active_path
+    catalog = load(path)
+    _active_path = None if path is None else str(Path(path).resolve())
+    return catalog
+
+
+def _active() -> Catalog:
+    return load(_active_path)
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def metadata() -> dict[str, Any]:
+    data = _active().data
+    keys = ("snapshot_date", "sources", "currency", "schema_version",
+            "hours_per_month_default", "default_regions", "adjustments")
+    meta = {k: copy.deepcopy(data[k]) for k in keys if k in data}
+    meta["origin"] = _active().origin
+    return meta
+
+
+def default_region(provider: str) -> str:
+    regions = _active().data["default_regions"]
+    try:
+        return regions[provider.lower()]
+    except KeyError:
+        known = ", ".join(sorted(regions))
+        raise ValueError(f"unknown provider {provider!r}; expected one of: {known}") from None
+
+
+def instance(provider: str, name: str) -> InstanceSpec | None:
+    """Case-sensitive for aws/gcp names, case-insensitive for Azure VM sizes."""
+    return _active().spec(provider, name)
+
+
+def price(provider: str, name: str, region: str) -> Price | None:
+    """Whole-instance USD/h. For GCP bundled types (a2/a3/a4/g2) this already includes
+    the GPUs. None when the type or the region is not in the snapshot."""
+    return _active().price(provider, name, region)
+
+
+def regions(provider: str, name: str) -> list[str]:
+    cat = _active()
+    key = cat.canonical_name(provider, name)
+    if key is None:
+        return []
+    return sorted(cat._provider(provider).get("prices", {}).get(key, {}))
+
+
+def instances(provider: str) -> list[InstanceSpec]:
+    table = _active()._provider(provider).get("instances", {})
+    return [_to_spec(provider.lower(), name, table[name]) for name in sorted(table)]
+
+
+def _gcp_accelerator_key(api_name: str) -> str | None:
+    table = _active()._provider("gcp").get("accelerators", {})
+    name = api_name.strip().lower()
+    # Terraform google_tpu_* resources write TPU types without the "tpu-" prefix ("v6e-8").
+    for key in (name, "tpu-" + name):
+        if key in table:
+            return key
+    return None
+
+
+def gcp_accelerator(api_name: str) -> InstanceSpec | None:
+    """A GCE accelerator by API name ("nvidia-tesla-t4", "nvidia-l4", "nvidia-a100-80gb")
+    or a TPU slice ("tpu-v6e-8" or "v6e-8"). ``note`` says whether a GPU attaches to
+    n1 hosts or only comes bundled in a machine type."""
+    key = _gcp_accelerator_key(api_name)
+    if key is None:
+        return None
+    return _to_spec("gcp", key, _active()._provider("gcp")["accelerators"][key])
+
+
+def gcp_accelerator_price(api_name: str, region: str) -> Price | None:
+    """USD per GPU-hour for GPUs; per slice-hour for TPU slices. Do not add this to the
+    price of a bundled machine type: that price already includes the GPUs."""
+    key = _gcp_accelerator_key(api_name)
+    if key is None:
+        return None
+    return _to_price(_active()._provider("gcp")["accelerator_prices"].get(key, {}).get(region))
+
+
+def gcp_host_price(machine_type: str, region: str) -> Price | None:
+    """USD/h of an n1-* host VM, to combine as host + N x gcp_accelerator_price()."""
+    host_prices = _active()._provider("gcp").get("host_prices", {})
+    return _to_price(host_prices.get(machine_type, {}).get(region))
+
+
+def gpu_models() -> dict[str, float]:
+    """GPU model -> GiB per device (smallest figure any source reports)."""
+    return dict(_active().data["gpu_models"])
+
+
+def cheapest_per_gpu_hour(
+    gpu_model: str, provider: str | None = None
+) -> tuple[float, str, str, str] | None:
+    """Lowest on-demand USD per GPU-hour for ``gpu_model`` over whole instances:
+    (usd, provider, instance type, region).
+
+    Only instances with at least one whole device count (a pod asking for one GPU
+    cannot run on a 1/8 slice). GCP GPUs that attach to n1 hosts are not instances
+    and are not considered; price them with gcp_accelerator_price + gcp_host_price.
+    """
+    cat = _active()
+    wanted = gpu_model.casefold()
+    providers = [provider.lower()] if provider else sorted(cat.data["providers"])
+    best: tuple[float, str, str, str] | None = None
+    for prov in providers:
+        table = cat._provider(prov)
+        for name, rec in table.get("instances", {}).items():
+            if (rec["model"] or "").casefold() != wanted or rec["count"] < 1:
+                continue
+            for region, (ondemand, _spot) in table.get("prices", {}).get(name, {}).items():
+                if ondemand is None:
+                    continue
+                candidate = (round(ondemand / rec["count"], 6), prov, name, region)
+                if best is None or candidate < best:
+                    best = candidate
+    return best
