@@ -135,26 +135,27 @@ def _scaling(res: Resource, lo: Any, hi: Any, desired: Any = None) -> None:
     res.facts["replicas.desired"] = as_int(desired) if desired is not None else as_int(lo)
 
 
-def _gcp_accelerators(view: BlockView) -> tuple[Any, Any, Any]:
-    """(gpu model, gpu count, memory) from guest_accelerator blocks; None when there are none."""
+def _gcp_accelerators(view: BlockView) -> tuple[Any, Any, Any, str | None]:
+    """(gpu model, count, memory, API name) from guest_accelerator blocks; Nones when absent."""
     accs = view.blocks("guest_accelerator")
     if not accs:
-        return None, None, None
+        return None, None, None, None
     acc = accs[0]
     atype, count = acc.get("type"), acc.get("count", 1)
     if isinstance(atype, Unknown):
-        return atype, atype, atype
-    spec = catalog.gcp_accelerator(str(atype).rsplit("/", 1)[-1])
+        return atype, atype, atype, None
+    api_name = str(atype).rsplit("/", 1)[-1]
+    spec = catalog.gcp_accelerator(api_name)
     if spec is None:
         u = Unknown(f"accelerator type {atype!r} is not in the gcp catalog")
-        return u, as_int(count), u
-    return spec.gpu_model, as_int(count), spec.gpu_memory_gib
+        return u, as_int(count), u, None
+    return spec.gpu_model, as_int(count), spec.gpu_memory_gib, api_name
 
 
 def _gcp_gpu(res: Resource, machine_type: Any, view: BlockView) -> None:
     """Bundled machine types carry their GPUs; n1 hosts take attached accelerators instead."""
     res.set_fact("instance.type", machine_type)
-    model, count, mem = _gcp_accelerators(view)
+    model, count, mem, api_name = _gcp_accelerators(view)
     spec = catalog.instance("gcp", machine_type) if isinstance(machine_type, str) else None
     if spec is not None:
         res.facts.update({"gpu.model": spec.gpu_model, "gpu.count": spec.gpu_count,
@@ -170,6 +171,7 @@ def _gcp_gpu(res: Resource, machine_type: Any, view: BlockView) -> None:
     res.set_fact("gpu.count", count)
     res.facts["gpu.memory_gib"] = mem
     res.facts["gpu.attached"] = True
+    res.facts["gpu.accelerator_type"] = api_name
     res.facts["accelerator.kind"] = "gpu"
 
 

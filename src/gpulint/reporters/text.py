@@ -1,0 +1,67 @@
+"""Human-readable output: one line per finding, then resources with their monthly cost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m", "dim": "\033[2m",
+            "bold": "\033[1m", "reset": "\033[0m"}
+
+
+def _money(v: Any) -> str:
+    return f"${v:,.2f}" if isinstance(v, (int, float)) else "not priced"
+
+
+def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = False) -> str:
+    def c(name: str, text: str) -> str:
+        return f"{_COLOURS[name]}{text}{_COLOURS['reset']}" if colour else text
+
+    out: list[str] = []
+    for d in report["diagnostics"]:
+        where = f"{d['path']}:{d['line']}" if d.get("line") else d["path"]
+        out.append(f"{where}: {c('error' if d['severity'] == 'error' else 'warning', d['severity'])}"
+                   f" {d['message']}")
+    for f in report["findings"]:
+        saving = f" [saves {_money(f['monthly_saving_usd'])}/month]" \
+            if f.get("monthly_saving_usd") else ""
+        out.append(f"{f['path']}:{f['line']}: {c(f['severity'], f['severity'])} "
+                   f"{c('bold', f['rule'])} {f['message']}{saving}")
+        if verbose:
+            out.append(f"    fix: {f['remediation']}")
+    if report["resources"]:
+        out.append("")
+        out.append(c("bold", "GPU resources"))
+        for r in report["resources"]:
+            what = r["instance_type"] or (f"{r['gpu_count'] or '?'}× {r['gpu_model'] or 'GPU'}")
+            cost = _money(r["monthly_cost_usd"])
+            count = f" × {r['count']:g}" if isinstance(r.get("count"), (int, float)) else ""
+            out.append(f"  {r['path']}:{r['line']} {r['address']}  {what}{count} "
+                       f"{r['capacity']}  {cost}/month" if r["monthly_cost_usd"] is not None else
+                       f"  {r['path']}:{r['line']} {r['address']}  {what}{count} {r['capacity']}"
+                       f"  {cost}")
+            if verbose and r.get("price_basis"):
+                out.append(c("dim", f"      {r['price_basis']}"))
+            for u in r["unknowns"]:
+                out.append(c("dim", f"      could not evaluate {u['fact']}: {u['reason']}"))
+    ne = report["not_evaluated"]
+    if ne:
+        out.append("")
+        out.append(c("bold", f"Could not evaluate ({len(ne)})"))
+        for n in ne if verbose else ne[:10]:
+            rule = f"{n['rule']} " if n.get("rule") else ""
+            out.append(f"  {n['path']}:{n['line']} {rule}{n['address']}: {n['reason']}")
+        if not verbose and len(ne) > 10:
+            out.append(f"  … and {len(ne) - 10} more (use --verbose)")
+    s = report["summary"]
+    cat = report["catalog"]
+    counts = s["findings"]
+    out.append("")
+    out.append(
+        f"{s['gpu_resources']} GPU resources in {s['files_scanned']} files: "
+        f"{_money(s['monthly_cost_usd'])}/month"
+        + (f" ({s['unpriced_resources']} not priced)" if s["unpriced_resources"] else "")
+        + f"; {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info; "
+        f"potential saving {_money(s['potential_saving_usd'])}/month")
+    out.append(c("dim", f"Prices: list prices as of {cat['date']}, {report['hours_per_month']:g} "
+                        "h/month, USD."))
+    return "\n".join(out) + "\n"

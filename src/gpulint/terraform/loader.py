@@ -1,0 +1,97 @@
+"""From Terraform files to resource instances: parse each file once, group by module directory,
+evaluate root modules, follow local module calls."""
+
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+from gpulint.model import Diagnostic
+from gpulint.terraform.module import (
+    Inputs, LoadResult, ParsedFile, iter_blocks, load_module, resolve_module_source, root_variables,
+)
+from gpulint.terraform.expressions import Scope, evaluate
+from gpulint.terraform.parser import parse_hcl, parse_tf_json
+from gpulint.terraform.syntax import HclSyntaxError
+
+ReadText = Callable[[str], "tuple[str | None, Diagnostic | None]"]
+
+
+def parse_file(path: str, text: str) -> tuple[ParsedFile | None, Diagnostic | None]:
+    try:
+        root = parse_tf_json(text) if path.endswith(".tf.json") else parse_hcl(text)
+    except HclSyntaxError as e:
+        return None, Diagnostic(path, e.line, f"Terraform parse error: {e}")
+    except RecursionError:
+        return None, Diagnostic(path, None, "Terraform parse error: nesting too deep")
+    return ParsedFile(path, root), None
+
+
+class TerraformProject:
+    """All Terraform directories of a scan, parsed once and shared by module calls."""
+
+    def __init__(self, read_text: ReadText) -> None:
+        self.read_text = read_text
+        self.dirs: dict[str, list[ParsedFile]] = {}
+        self.diagnostics: list[Diagnostic] = []
+
+    def add_file(self, path: str) -> None:
+        text, diag = self.read_text(path)
+        if diag:
+            self.diagnostics.append(diag)
+        directory = os.path.dirname(path) or "."
+        self.dirs.setdefault(directory, [])
+        if text is None:
+            return
+        parsed, diag = parse_file(path, text)
+        if diag:
+            self.diagnostics.append(diag)
+        if parsed:
+            self.dirs[directory].append(parsed)
+
+    def parse_dir(self, directory: str) -> tuple[list[ParsedFile], list[Diagnostic]]:
+        """Files of a module directory; ones outside the scanned paths are read on demand."""
+        key = os.path.relpath(directory) if not os.path.relpath(directory).startswith("..") \
+            else directory
+        for candidate in (directory, key):
+            if candidate in self.dirs:
+                return self.dirs[candidate], []
+        before = len(self.diagnostics)
+        self.dirs[key] = []
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError:
+            names = []
+        for n in names:
+            if n.endswith((".tf", ".tf.json")):
+                self.add_file(os.path.join(key, n))
+        new = self.diagnostics[before:]
+        return self.dirs[key], new
+
+    def child_dirs(self) -> set[str]:
+        """Directories called as local modules by another scanned directory."""
+        out: set[str] = set()
+        for directory, files in self.dirs.items():
+            for _, call in iter_blocks(files, "module"):
+                if "source" not in call.attributes:
+                    continue
+                src = evaluate(call.attributes["source"].expr, Scope({}))
+                target = resolve_module_source(directory, call.labels[0] if call.labels else "",
+                                               src, "")
+                if target:
+                    out.add(os.path.normpath(os.path.relpath(target)))
+        return out
+
+    def load(self, inputs: Inputs) -> LoadResult:
+        result = LoadResult()
+        children = self.child_dirs()
+        for directory in sorted(self.dirs):
+            if os.path.normpath(directory) in children:
+                continue
+            files = self.dirs[directory]
+            if not files:
+                continue
+            values = root_variables(files, directory, inputs, result.diagnostics)
+            load_module(directory, files, values, {}, "", 0, self.parse_dir, result)
+        result.diagnostics[:0] = self.diagnostics
+        return result
