@@ -57,6 +57,7 @@ INT_FIELDS = (
     "params_total", "params_active", "num_layers", "hidden_size",
     "num_attention_heads", "num_kv_heads", "head_dim", "max_context",
     "num_experts", "experts_per_token", "kv_lora_rank", "sliding_window",
+    "intermediate_size", "vocab_size",
 )
 
 

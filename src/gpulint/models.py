@@ -41,6 +41,8 @@ class ModelInfo:
     num_attention_heads: int | None = None
     num_kv_heads: int | None = None
     head_dim: int | None = None
+    intermediate_size: int | None = None
+    vocab_size: int | None = None
     attention: str | None = None  # MHA | GQA | MQA | MLA
     kv_lora_rank: int | None = None
     qk_rope_head_dim: int | None = None
@@ -119,6 +121,8 @@ def _from_row(row: dict[str, Any], implied: str | None) -> ModelInfo:
         num_attention_heads=row["num_attention_heads"],
         num_kv_heads=row["num_kv_heads"],
         head_dim=row["head_dim"],
+        intermediate_size=row["intermediate_size"],
+        vocab_size=row["vocab_size"],
         attention=row["attention"],
         kv_lora_rank=row["kv_lora_rank"],
         qk_rope_head_dim=row["qk_rope_head_dim"],
