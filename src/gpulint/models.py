@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -104,8 +104,6 @@ def _index() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
 
 
 def _from_row(row: dict[str, Any], implied: str | None) -> ModelInfo:
-    if row["params_total"] is None:
-        return None  # type: ignore[return-value]  # handled by caller
     return ModelInfo(
         id=row["id"],
         params_total=row["params_total"],
@@ -184,15 +182,13 @@ def _implied_precision(name: str) -> str | None:
     g = _GGUF_RX.search(low)
     if g:
         return g.group(1)
-    found = None
-    for tok in re.split(r"[-_.:]", low):
-        if tok in _PRECISION_TOKENS and _PRECISION_TOKENS[tok]:
-            # awq/gptq carry the algorithm; an explicit int8 beside gptq wins.
-            if found in ("gptq", "awq") and tok in ("int8", "w8a16"):
-                found = "int8"
-            elif found is None or tok in ("awq", "gptq"):
-                found = found if found == "int8" else _PRECISION_TOKENS[tok]
-    return found
+    hits = [_PRECISION_TOKENS[t] for t in re.split(r"[-_.:]", low) if _PRECISION_TOKENS.get(t)]
+    if not hits:
+        return None
+    algos = [h for h in hits if h in ("awq", "gptq")]
+    if algos and "int8" in hits:
+        return "int8"  # "GPTQ-Int8": the bit width decides the size
+    return algos[0] if algos else hits[0]
 
 
 def _variants(key: str) -> list[str]:
@@ -298,13 +294,8 @@ def resolve(name: str) -> ModelInfo | None:
             guess = _size_from_name(cand, implied)
             if guess is not None:
                 info = _from_row({**row, "params_total": guess.params_total}, implied)
-                return _replace(info, estimated=True, source="catalog+name",
-                                params_source=f"{guess.params_source} (from '{cand}'); "
-                                              "catalog has no published count")
+                return replace(info, estimated=True, source="catalog+name",
+                               params_source=f"{guess.params_source} (from '{cand}'); "
+                                             "catalog has no published count")
         return None
     return _size_from_name(name, implied)
-
-
-def _replace(info: ModelInfo, **changes: Any) -> ModelInfo:
-    from dataclasses import replace
-    return replace(info, **changes)
