@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Build src/gpulint/data/model_catalog.json from the raw models.csv.
+
+Usage:
+    python scripts/build_model_catalog.py [--csv PATH] [--readme PATH]
+        [--out PATH] [--snapshot-date YYYY-MM-DD] [--check]
+
+The output is deterministic: rows sorted by id, keys sorted, no timestamps
+except the snapshot date (taken from --snapshot-date, else the CSV's mtime).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as dt
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CSV = Path("/work/shared/data/models/models.csv")
+DEFAULT_README = DEFAULT_CSV.with_name("README.md")
+DEFAULT_OUT = ROOT / "src" / "gpulint" / "data" / "model_catalog.json"
+
+SCHEMA_VERSION = 1
+# The raw file has 140 rows; a much smaller result means a truncated or
+# mangled input, and shipping it would silently shrink model coverage.
+MIN_ROWS = 120
+
+# MLA caches kv_lora_rank + qk_rope_head_dim values per token per layer.
+# The CSV has no rope column; the DeepSeek-V3 config (source key DSV3) gives
+# qk_rope_head_dim = 64 and the CSV notes repeat it. DeepSeek-V2/V2-Lite are
+# assumed to use the same 64 (same MLA design); documented in docs/sizing.md.
+MLA_ROPE_HEAD_DIM = 64
+
+# Which layers use the sliding window, per family. The CSV gives the window
+# only; the pattern comes from the README caveats and the model papers.
+#   0  -> every layer is windowed (Mistral v0.1, StarCoder2)
+#   n  -> every n-th layer is global, the rest are windowed
+SLIDING_GLOBAL_EVERY = {
+    "mistral": 0,     # README: "Mistral v0.1 uses the window on every layer"
+    "starcoder2": 0,  # StarCoder2 paper: sliding-window attention on all layers
+    "gemma2": 2,      # README: local and global layers alternate
+    "gpt-oss": 2,     # README: alternates window-128 and full layers
+    "gemma3": 6,      # Gemma 3 technical report: 5 local layers per global layer
+}
+
+# Release precision stated in the notes (the weights as published).
+_RELEASE_PRECISION = [
+    (re.compile(r"\bFP8 weights as released", re.I), "fp8"),
+    (re.compile(r"\bMXFP4\b"), "mxfp4"),
+]
+
+INT_FIELDS = (
+    "params_total", "params_active", "num_layers", "hidden_size",
+    "num_attention_heads", "num_kv_heads", "head_dim", "max_context",
+    "num_experts", "experts_per_token", "kv_lora_rank", "sliding_window",
+    "intermediate_size", "vocab_size",
+)
+
+
+def _int(value: str) -> int | None:
+    value = value.strip().replace(",", "")
+    return int(value) if value else None
+
+
+def _precision_kind(raw: str) -> str | None:
+    # "exact total; active rounded" -> "exact"; the detail stays in the CSV.
+    m = re.match(r"\s*(exact|rounded|nominal)", raw)
+    return m.group(1) if m else None
+
+
+def convert_row(row: dict[str, str]) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "id": row["canonical_id"].strip(),
+        "aliases": sorted({a.strip() for a in row["aliases"].split(";") if a.strip()}),
+        "family": row["family"].strip() or None,
+        "task": row["task"].strip() or None,
+        "arch_kind": row["arch_kind"].strip() or None,
+        "params_precision": _precision_kind(row["params_precision"]),
+        "params_source": row["params_source"].strip() or None,
+        "attention": row["attention"].strip() or None,
+    }
+    for field in INT_FIELDS:
+        entry[field] = _int(row[field])
+    # head_dim derived as hidden/heads is kept, but flagged.
+    entry["head_dim_derived"] = row["head_dim_derived"].strip() == "yes"
+    entry["qk_rope_head_dim"] = MLA_ROPE_HEAD_DIM if entry["attention"] == "MLA" else None
+    if entry["sliding_window"] is not None:
+        entry["sliding_window_global_every"] = SLIDING_GLOBAL_EVERY.get(entry["family"] or "")
+    else:
+        entry["sliding_window_global_every"] = None
+    notes = row["notes"]
+    entry["release_precision"] = next(
+        (p for rx, p in _RELEASE_PRECISION if rx.search(notes)), None
+    )
+    return entry
+
+
+def parse_sources(readme_text: str) -> list[dict[str, str]]:
+    """Rows of the README's "Source keys" table: key, location, commit."""
+    sources = []
+    in_table = False
+    for line in readme_text.splitlines():
+        if line.startswith("## "):
+            in_table = line.strip() == "## Source keys"
+            continue
+        if not in_table or not line.startswith("|") or set(line) <= set("|- "):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells[0] == "Key" or len(cells) < 3:
+            continue
+        commit = re.search(r"\b[0-9a-f]{40}\b", cells[1])
+        sources.append({
+            "key": cells[0].strip("`"),
+            "location": cells[1],
+            "commit": commit.group(0) if commit else None,
+            "license": cells[2],
+        })
+    return sources
+
+
+def build(csv_path: Path, readme_path: Path, snapshot_date: str) -> dict[str, Any]:
+    with csv_path.open(newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    models = sorted((convert_row(r) for r in rows), key=lambda m: m["id"].lower())
+    _check_unique_names(models)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "snapshot_date": snapshot_date,
+        "generated_from": csv_path.name,
+        "sources": parse_sources(readme_path.read_text(encoding="utf-8")),
+        "assumptions": {
+            "mla_qk_rope_head_dim": MLA_ROPE_HEAD_DIM,
+            "sliding_window_global_every": SLIDING_GLOBAL_EVERY,
+        },
+        "models": models,
+    }
+
+
+def _check_unique_names(models: list[dict[str, Any]]) -> None:
+    seen: dict[str, str] = {}
+    for m in models:
+        for name in [m["id"], *m["aliases"]]:
+            key = name.lower()
+            if key in seen and seen[key] != m["id"]:
+                raise SystemExit(f"name {name!r} maps to {seen[key]} and {m['id']}")
+            seen[key] = m["id"]
+
+
+def render(catalog: dict[str, Any]) -> str:
+    # One model per line: small file, readable diffs when the data changes.
+    def dump(obj: Any) -> str:
+        return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+    head = {k: v for k, v in catalog.items() if k != "models"}
+    lines = ["{"]
+    for key in sorted(head):
+        lines.append(f" {dump(key)}:{dump(head[key])},")
+    lines.append(' "models":[')
+    body = [f"  {dump(m)}" for m in catalog["models"]]
+    lines.append(",\n".join(body))
+    lines.append(" ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--csv", type=Path, default=DEFAULT_CSV)
+    ap.add_argument("--readme", type=Path, default=None)
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--snapshot-date", default=None)
+    ap.add_argument("--min-rows", type=int, default=MIN_ROWS)
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 if the output file is not up to date")
+    args = ap.parse_args(argv)
+    readme = args.readme or args.csv.with_name("README.md")
+    date = args.snapshot_date or dt.datetime.fromtimestamp(
+        args.csv.stat().st_mtime, tz=dt.timezone.utc).date().isoformat()
+
+    catalog = build(args.csv, readme, date)
+    n = len(catalog["models"])
+    if n < args.min_rows:
+        print(f"refusing to write: {n} models < floor {args.min_rows}", file=sys.stderr)
+        return 2
+    text = render(catalog)
+    if args.check:
+        current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        if current != text:
+            print(f"{args.out} is out of date", file=sys.stderr)
+            return 1
+        return 0
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text, encoding="utf-8")
+    print(f"wrote {n} models to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
