@@ -183,8 +183,9 @@ def build(obj: K8sObject) -> Resource | None:
     address = f"{kind}/{ns}/{name}" if ns else f"{kind}/{name}"
     res = Resource(address, kind, obj.path, obj.line, "kubernetes")
     res.facts["provider"] = "kubernetes"
-    labels = {**(meta.get("labels") or {}), **(_dig(doc, path[:-1] + ("metadata", "labels"))
-                                               if len(path) > 1 else {}) or {}}
+    template_labels = _dig(doc, path[:-1] + ("metadata", "labels")) if len(path) > 1 else None
+    labels = {**(template_labels if isinstance(template_labels, dict) else {}),
+              **(meta.get("labels") or {})}
     annotations = meta.get("annotations") or {}
     res.facts["tags"] = {str(k): v for k, v in labels.items()}
     res.set_fact("gpu.count", gpus)

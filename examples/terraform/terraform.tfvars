@@ -1,0 +1,1 @@
+inference_instance_type = "p4d.24xlarge"
