@@ -35,7 +35,7 @@ def placeholders(res: Resource, rule: Rule, options: dict[str, Any]) -> dict[str
         "gpu_count": text("gpu.count"), "capacity": text("capacity"), "workload": text("workload"),
         "model": text("model.id"), "precision": text("model.precision"),
         "required_gib": text("model.required_gib"), "provided_gib": text("gpu.total_memory_gib"),
-        "estimate": text("model.estimate"), "alternative": text("sizing.alternative"),
+        "estimate": text("model.estimate"), "minimum": text("model.minimum"), "alternative": text("sizing.alternative"),
         "alternative_monthly": _fmt_money(f.get("sizing.alternative_monthly")),
         "monthly_cost": _fmt_money(f.get("cost.monthly")),
         "missing_tags": ", ".join(missing) or "?", "idle_gpus": text("sizing.idle_gpus"),

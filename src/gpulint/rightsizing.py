@@ -20,16 +20,22 @@ _TRAINING_METHODS = {"training": "full", "full": "full", "fine-tune": "full", "l
                      "qlora": "qlora"}
 
 
-def _estimate(res: Resource, decl: ModelDecl, info: models.ModelInfo) -> sizing.Estimate:
+def _estimates(res: Resource, decl: ModelDecl,
+               info: models.ModelInfo) -> tuple[sizing.Estimate, sizing.Estimate]:
+    """(minimum to start, typical load). Serving needs at least one full-context sequence of KV
+    cache to start; right-sizing uses the documented default concurrency."""
     purpose = (decl.purpose or "").lower()
     if purpose in _TRAINING_METHODS or (not purpose and res.facts.get("workload") == "training"):
         method = _TRAINING_METHODS.get(purpose, "full")
         res.facts["model.purpose"] = method if method != "full" else "training"
-        return sizing.estimate_training(info, method, decl.precision)
+        est = sizing.estimate_training(info, method, decl.precision)
+        return est, est
     res.facts["model.purpose"] = "inference"
-    return sizing.estimate_inference(
-        info, decl.precision, decl.context, None, decl.tensor_parallel or 1,
-        decl.gpu_memory_utilization)
+    args = (info, decl.precision, decl.context)
+    kwargs = {"tensor_parallel": decl.tensor_parallel or 1,
+              "gpu_memory_utilization": decl.gpu_memory_utilization}
+    return (sizing.estimate_inference(*args, concurrency=1, **kwargs),
+            sizing.estimate_inference(*args, concurrency=None, **kwargs))
 
 
 def _node_candidates(provider: str, region: str, capacity: str, est: sizing.Estimate,
@@ -77,12 +83,13 @@ def apply(res: Resource, opts: SizingOptions = SizingOptions()) -> None:
     res.facts["model.params_b"] = round(info.params_total / 1e9, 2)
     res.facts["model.estimated"] = info.estimated
     try:
-        est = _estimate(res, decl, info)
+        minimum, est = _estimates(res, decl, info)
     except (ValueError, KeyError, TypeError, ZeroDivisionError) as e:
         res.set_fact("model.fits", Unknown(f"memory estimate failed: {e}"))
         return
     res.facts["model.precision"] = est.inputs.get("precision")
-    res.facts["model.required_gib"] = round(est.total_gib, 1)
+    res.facts["model.required_gib"] = round(minimum.total_gib, 1)
+    res.facts["model.minimum"] = minimum.describe()
     res.facts["model.estimate"] = est.describe()
     if decl.tensor_parallel:
         res.facts["model.tensor_parallel"] = decl.tensor_parallel
@@ -93,12 +100,13 @@ def apply(res: Resource, opts: SizingOptions = SizingOptions()) -> None:
             res.facts["model.fits"] = Unknown(f"{name} unknown: {reason}")
             return
     usable = min(count, decl.tensor_parallel) if decl.tensor_parallel else count
-    res.facts["model.fits"] = sizing.fits(est, mem, usable, opts.headroom)
+    res.facts["model.fits"] = sizing.fits(minimum, mem, usable, opts.headroom)
     res.facts["gpu.total_memory_gib"] = round(mem * count, 1)
     res.facts["sizing.utilization"] = round(est.total_gib / (mem * count), 3)
     if decl.tensor_parallel and count > decl.tensor_parallel:
         res.facts["sizing.idle_gpus"] = count - decl.tensor_parallel
-    _alternative(res, est, opts)
+    # A model that does not even start is sized for its minimum; otherwise for typical load.
+    _alternative(res, est if res.facts["model.fits"] else minimum, opts)
 
 
 def _alternative(res: Resource, est: sizing.Estimate, opts: SizingOptions) -> None:

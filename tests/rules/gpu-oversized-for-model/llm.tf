@@ -1,0 +1,34 @@
+# A 7B model in bf16 needs about 25 GiB; eight A100s give 320 GiB.
+# ruleid: gpu-oversized-for-model
+resource "aws_instance" "llm" {
+  instance_type = "p4d.24xlarge"
+  tags          = { model = "meta-llama/Llama-2-7b-hf" }
+}
+
+# ok: gpu-oversized-for-model
+resource "aws_instance" "llm_right_sized" {
+  instance_type = "g6e.xlarge"
+  tags          = { model = "meta-llama/Llama-2-7b-hf" }
+}
+
+# A 70B model on the cheapest instance that holds it.
+# ok: gpu-oversized-for-model
+resource "aws_instance" "big_llm" {
+  instance_type = "g7e.12xlarge"
+  tags          = { model = "meta-llama/Llama-2-70b-hf" }
+}
+
+# Unknown model: could not evaluate, stays silent.
+# ok: gpu-oversized-for-model
+resource "aws_instance" "mystery" {
+  instance_type = "p4d.24xlarge"
+  tags          = { model = "acme/secret-sauce" }
+}
+
+# ruleid: gpu-oversized-for-model
+resource "google_compute_instance" "gemma" {
+  name         = "gemma"
+  machine_type = "a3-highgpu-8g"
+  zone         = "us-central1-a"
+  labels       = { model = "google/gemma-2-9b-it" }
+}
