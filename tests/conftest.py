@@ -5,3 +5,18 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "tests", "rules")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """CLI runs in tests cache parses in a temporary directory, never in the user's cache."""
+    old = os.environ.get("GPULINT_CACHE_DIR")
+    os.environ["GPULINT_CACHE_DIR"] = str(tmp_path_factory.mktemp("gpulint-cache"))
+    yield
+    if old is None:
+        os.environ.pop("GPULINT_CACHE_DIR", None)
+    else:
+        os.environ["GPULINT_CACHE_DIR"] = old

@@ -99,11 +99,17 @@ def cli(ctx: click.Context, debug: bool) -> None:
               show_default=True, help="Hours a month each resource runs.")
 @click.option("--max-file-size", type=click.IntRange(1), default=5 * 1024, show_default=True,
               help="Skip files larger than this many KiB (with a notice).")
+@click.option("--jobs", "-j", type=click.IntRange(0), default=0,
+              help="Parse with this many processes (default 0: one per core, for large scans only).")
+@click.option("--no-cache", is_flag=True,
+              help="Do not read or write the parse cache ($GPULINT_CACHE_DIR, $XDG_CACHE_HOME/gpulint "
+                   "or ~/.cache/gpulint).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: on a terminal).")
 @click.option("--verbose", "-v", is_flag=True, help="Show remediations, price bases and every unevaluated item.")
 def scan(paths: tuple[str, ...], fmt: str, output: str | None, fail_on: str,
          variables: tuple[str, ...], var_files: tuple[str, ...], rules_dirs: tuple[str, ...],
-         hours: float, max_file_size: int, color: bool | None, verbose: bool) -> None:
+         hours: float, max_file_size: int, jobs: int, no_cache: bool, color: bool | None,
+         verbose: bool) -> None:
     """Scan PATHS (default: the current directory) for GPU cost problems."""
     from gpulint import report as report_mod
     from gpulint import scan as scan_mod
@@ -112,8 +118,17 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, fail_on: str,
     rules = _load_rules(rules_dirs)
     inputs = Inputs(var_files=list(var_files), vars=_parse_vars(variables),
                     env={k: v for k, v in os.environ.items() if k.startswith("TF_VAR_")})
-    opts = scan_mod.ScanOptions(inputs=inputs, hours=hours, max_file_bytes=max_file_size * 1024)
-    result = scan_mod.run(list(paths) or ["."], rules, opts)
+    opts = scan_mod.ScanOptions(inputs=inputs, hours=hours, max_file_bytes=max_file_size * 1024,
+                                jobs=jobs, cache_dir=None if no_cache else _cache_dir())
+    from gpulint import progress
+
+    bar = progress.ProgressBar() if progress.wanted() else None
+    opts.progress = bar
+    try:
+        result = scan_mod.run(list(paths) or ["."], rules, opts)
+    finally:
+        if bar:
+            bar.close()
     report = report_mod.build(result, hours)
     if fmt == "json":
         from gpulint.reporters import json_report
@@ -131,6 +146,12 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, fail_on: str,
     else:
         click.echo(text, nl=False)
     sys.exit(_exit_code(report, fail_on))
+
+
+def _cache_dir() -> str:
+    from gpulint.cache import default_dir
+
+    return default_dir()
 
 
 @cli.group(invoke_without_command=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from gpulint import cost, rightsizing
 from gpulint.discover import discover
@@ -13,11 +13,10 @@ from gpulint.facts import kubernetes as k8s_facts
 from gpulint.facts import terraform as tf_facts
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity
 from gpulint.parse.kubernetes import is_manifest, load_documents, looks_like_kubernetes
+from gpulint.parse.source import DEFAULT_MAX_FILE_BYTES, PARSED_KINDS, read_text
 from gpulint.ruleset import Rule
 from gpulint.terraform.loader import TerraformProject
 from gpulint.terraform.module import Inputs
-
-DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024
 
 
 @dataclass
@@ -27,6 +26,9 @@ class ScanOptions:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     severities: dict[str, Severity] = field(default_factory=dict)
+    jobs: int = 0  # parse workers; 0 = one per core (used only for large scans), 1 = serial
+    cache_dir: str | None = None  # parse cache directory; None = no cache
+    progress: Callable[[int, int], None] | None = None  # (files parsed, files to parse)
 
 
 @dataclass
@@ -39,25 +41,6 @@ class ScanResult:
     module_notes: list[Any] = field(default_factory=list)
 
 
-def read_text(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[str | None, Diagnostic | None]:
-    """File text, or a diagnostic saying why it was not read. Never raises for user input."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(limit + 1)
-    except OSError as e:
-        return None, Diagnostic(path, None, f"cannot read file: {e.strerror or e}")
-    if len(data) > limit:
-        return None, Diagnostic(path, None, f"file larger than {limit // 1024} KiB, skipped "
-                                            "(raise the limit with --max-file-size)", "warning")
-    if b"\x00" in data:
-        return None, Diagnostic(path, None, "binary file, skipped", "warning")
-    try:
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        return None, Diagnostic(path, line, "file is not UTF-8 text, skipped")
-
-
 def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None) -> ScanResult:
     opts = options or ScanOptions()
     found = discover(paths)
@@ -67,10 +50,27 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
     def read(path: str) -> tuple[str | None, Diagnostic | None]:
         return read_text(path, opts.max_file_bytes)
 
-    project = TerraformProject(read)
+    from gpulint import parallel
+    from gpulint.cache import ParseCache
+
+    cache = ParseCache(opts.cache_dir) if opts.cache_dir else None
+    outcomes = iter(parallel.parse_files([sf for sf in found.files if sf.kind in PARSED_KINDS],
+                                         opts.max_file_bytes, opts.jobs, cache, opts.progress))
+
+    def parse_source(path: str) -> tuple[Any, list[Diagnostic]]:
+        kind = "terraform-json" if path.endswith(".tf.json") else "terraform"
+        outcome = parallel.parse_one(path, kind, opts.max_file_bytes, cache)
+        return outcome.terraform(), outcome.diagnostics()
+
+    project = TerraformProject(read, parse_source)
     for sf in found.files:
-        if sf.kind in {"terraform", "terraform-json"}:
-            project.add_file(sf.path)
+        if sf.kind in PARSED_KINDS:
+            outcome = next(outcomes)
+            if sf.kind == "kubernetes":
+                diagnostics.extend(outcome.diagnostics())
+                resources.extend(r for r in map(k8s_facts.build, outcome.objects()) if r)
+            else:
+                project.add_parsed(sf.path, outcome.terraform(), outcome.diagnostics())
             continue
         text, diag = read(sf.path)
         if diag:
@@ -79,23 +79,15 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
             continue
         if sf.kind == "json":
             resources.extend(_json_file(sf.path, text, diagnostics))
-            continue
-        if not looks_like_kubernetes(text):
-            continue
-        if "{{" in text and ("}}" in text) and _templated(text):
-            diagnostics.append(Diagnostic(sf.path, None, "template file (Helm/Go template "
-                                          "syntax), skipped: render it first", "warning"))
-            continue
-        objects, diags = load_documents(sf.path, text)
-        diagnostics.extend(diags)
-        for obj in objects:
-            res = k8s_facts.build(obj)
-            if res:
-                resources.append(res)
     loaded = project.load(opts.inputs)
     diagnostics.extend(loaded.diagnostics)
     for inst in loaded.resources:
-        res = tf_facts.build(inst)
+        try:
+            res = tf_facts.build(inst)
+        except RecursionError:
+            diagnostics.append(Diagnostic(inst.path, inst.view.line, f"{inst.address} not "
+                                          "evaluated: expressions nested too deeply"))
+            continue
         if res:
             resources.append(res)
     for res in resources:
@@ -109,16 +101,12 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
     return ScanResult(len(found.files), resources, findings, skipped, diagnostics, loaded.notes)
 
 
-def _templated(text: str) -> bool:
-    """Go template actions ({{ .Values.x }}) outside YAML strings make a file unparseable."""
-    import re
-
-    return re.search(r"\{\{-?\s*[.$A-Za-z/(]", text) is not None
-
-
 def _json_file(path: str, text: str, diagnostics: list[Diagnostic]) -> list[Resource]:
     try:
         data = json.loads(text)
+    except RecursionError:
+        diagnostics.append(Diagnostic(path, None, "JSON nested too deeply to read, skipped"))
+        return []
     except json.JSONDecodeError as e:
         if looks_like_kubernetes(text):
             diagnostics.append(Diagnostic(path, e.lineno, f"invalid JSON: {e.msg}"))

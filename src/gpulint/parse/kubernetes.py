@@ -14,6 +14,12 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 
 from gpulint.model import Diagnostic
 
+# Bounds on one YAML document, checked on the node graph before Python objects are built.
+# Anchors are shared by reference, but anything that walks the document (facts, reports) sees
+# every alias expanded: `&a [*b, *b, ...]` nine levels deep is a billion nodes from 1 KiB.
+MAX_ALIAS_EXPANSION = 100_000  # nodes added by expanding aliases, per document
+MAX_NESTING_DEPTH = 200  # mappings and sequences inside each other
+
 
 @dataclass(frozen=True)
 class K8sObject:
@@ -45,6 +51,11 @@ def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnost
                 break
             if node is None:
                 continue
+            problem = node_graph_problem(node)
+            if problem:
+                diags.append(Diagnostic(path, node.start_mark.line + 1,
+                                        f"YAML document skipped: {problem}"))
+                continue
             try:
                 doc = loader.construct_document(node)
             except yaml.YAMLError as e:
@@ -64,6 +75,49 @@ def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnost
     finally:
         loader.dispose()
     return objects, diags
+
+
+def _children(node: Any) -> list[Any]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def node_graph_problem(root: Any) -> str | None:
+    """Why a composed YAML document is unsafe to walk (alias bomb, recursion, depth), or None.
+
+    Iterative and linear in the number of distinct nodes: each node's expanded size is computed
+    once from its children's, so a bomb is measured without being expanded.
+    """
+    size: dict[int, int] = {}
+    on_path: set[int] = set()
+    distinct = 0
+    stack: list[tuple[Any, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        key = id(node)
+        if done:
+            on_path.discard(key)
+            size[key] = 1 + sum(size[id(c)] for c in _children(node))
+            distinct += 1
+            if size[key] - distinct > MAX_ALIAS_EXPANSION:
+                return (f"aliases expand to more than {MAX_ALIAS_EXPANSION:,} extra nodes "
+                        "(a YAML alias bomb?)")
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            return "an alias refers to a node that contains it (recursive structure)"
+        if depth > MAX_NESTING_DEPTH:
+            return f"nested deeper than {MAX_NESTING_DEPTH} levels"
+        on_path.add(key)
+        stack.append((node, depth, True))
+        for child in _children(node):
+            if id(child) not in size:
+                stack.append((child, depth + 1, False))
+    return None
 
 
 def _items_nodes(node: Any) -> list[Any]:

@@ -15,6 +15,7 @@ from gpulint.terraform.parser import parse_hcl, parse_tf_json
 from gpulint.terraform.syntax import HclSyntaxError
 
 ReadText = Callable[[str], "tuple[str | None, Diagnostic | None]"]
+ParseSource = Callable[[str], "tuple[ParsedFile | None, list[Diagnostic]]"]
 
 
 def parse_file(path: str, text: str) -> tuple[ParsedFile | None, Diagnostic | None]:
@@ -30,12 +31,23 @@ def parse_file(path: str, text: str) -> tuple[ParsedFile | None, Diagnostic | No
 class TerraformProject:
     """All Terraform directories of a scan, parsed once and shared by module calls."""
 
-    def __init__(self, read_text: ReadText) -> None:
+    def __init__(self, read_text: ReadText, parse_source: ParseSource | None = None) -> None:
         self.read_text = read_text
+        self.parse_source = parse_source  # read + parse in one step (cached), when given
         self.dirs: dict[str, list[ParsedFile]] = {}
         self.diagnostics: list[Diagnostic] = []
 
+    def add_parsed(self, path: str, parsed: ParsedFile | None, diags: list[Diagnostic]) -> None:
+        """A file parsed elsewhere (in a worker process or taken from the cache)."""
+        self.diagnostics.extend(diags)
+        files = self.dirs.setdefault(os.path.dirname(path) or ".", [])
+        if parsed:
+            files.append(parsed)
+
     def add_file(self, path: str) -> None:
+        if self.parse_source is not None:
+            self.add_parsed(path, *self.parse_source(path))
+            return
         text, diag = self.read_text(path)
         if diag:
             self.diagnostics.append(diag)
@@ -91,7 +103,14 @@ class TerraformProject:
             files = self.dirs[directory]
             if not files:
                 continue
-            values = root_variables(files, directory, inputs, result.diagnostics)
-            load_module(directory, files, values, {}, "", 0, self.parse_dir, result)
+            kept = len(result.resources)
+            try:
+                values = root_variables(files, directory, inputs, result.diagnostics)
+                load_module(directory, files, values, {}, "", 0, self.parse_dir, result)
+            except RecursionError:
+                # Expressions or locals chained too deeply to evaluate: lose this module only.
+                del result.resources[kept:]
+                result.diagnostics.append(Diagnostic(directory, None, "Terraform module not "
+                                                     "evaluated: expressions nested too deeply"))
         result.diagnostics[:0] = self.diagnostics
         return result
