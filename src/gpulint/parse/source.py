@@ -6,7 +6,9 @@ cached by content hash and shipped between processes as pickled bytes. `bind` at
 
 from __future__ import annotations
 
+import os
 import pickle
+import stat
 import re
 import sys
 from contextlib import contextmanager
@@ -38,6 +40,8 @@ def read_bytes(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes | 
                                                                         Diagnostic | None]:
     """File content, or a diagnostic saying why it was not read. Never raises for user input."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or device would block or never end
+            return None, Diagnostic(path, None, "not a regular file, skipped", "warning")
         with open(path, "rb") as fh:
             data = fh.read(limit + 1)
     except OSError as e:

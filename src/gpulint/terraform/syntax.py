@@ -10,9 +10,17 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
-from lark import Token, Tree
+if TYPE_CHECKING:
+    from lark import Token, Tree
+else:  # imported on first conversion: a run served from the parse cache never needs Lark
+    Token = Tree = None
+
+
+def _import_lark() -> None:
+    global Token, Tree
+    from lark import Token, Tree
 
 
 class HclSyntaxError(Exception):
@@ -189,6 +197,8 @@ def _name(node: Tree | Token) -> str:
 
 def body(tree: Tree) -> Block:
     """Convert a parsed `start` tree into a root Block holding the file's top level."""
+    if Tree is None:
+        _import_lark()
     root = Block("", [], 1, 0)
     start_body = tree.children[0] if tree.data == "start" else tree
     _fill_body(root, start_body)
@@ -271,6 +281,8 @@ def _heredoc(token: Token, trim: bool) -> Expr:
 
 
 def expression(node: Tree | Token) -> Expr:
+    if Tree is None:
+        _import_lark()
     if isinstance(node, Token):
         if node.type == "INT_LITERAL":
             return Literal(int(node))
