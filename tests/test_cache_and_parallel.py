@@ -1,0 +1,181 @@
+"""The parse cache and the process pool change speed, never results."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from gpulint import cache as cache_mod
+from gpulint import parallel, scan
+from gpulint.cli import cli
+from gpulint.ruleset import load_rules
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+import generate  # noqa: E402
+
+EXAMPLES = os.path.join(ROOT, "examples")
+
+
+def report(*args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
+    result = CliRunner(env=env).invoke(cli, ["scan", "--format", "json", "--fail-on", "never",
+                                             *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+
+def summary(result: scan.ScanResult) -> Any:
+    return ([(r.address, r.path, r.line, sorted(map(str, r.facts.items()))) for r in result.resources],
+            [f.sort_key() for f in result.findings], result.diagnostics)
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A generated repository large enough to take the parallel path (about 270 files)."""
+    out = str(tmp_path_factory.mktemp("bench") / "repo")
+    generate.generate(out, factor=0.1)
+    return out
+
+
+def test_parallel_json_report_is_identical_to_serial(repo: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import concurrent.futures
+
+    pools = []
+
+    class Counting(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, *a: Any, **k: Any) -> None:
+            pools.append(k.get("max_workers"))
+            super().__init__(*a, **k)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
+    serial = report("--no-cache", "--jobs", "1", repo)
+    assert not pools
+    parallel_ = report("--no-cache", "--jobs", "2", repo)
+    assert pools == [2], "the large scan should have used a pool of two workers"
+    assert serial["resources"] and serial["findings"]
+    assert parallel_ == serial
+
+
+def test_small_scans_do_not_start_a_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    import concurrent.futures
+
+    def fail(*a: Any, **k: Any) -> None:
+        raise AssertionError("a pool was started for a small scan")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", fail)
+    report("--no-cache", "--jobs", "2", EXAMPLES)
+
+
+def test_warm_run_parses_nothing_and_reports_the_same(repo: str, tmp_path: Any,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = load_rules()
+    opts = scan.ScanOptions(jobs=1, cache_dir=str(tmp_path))
+    cold = scan.run([repo], rules, opts)
+
+    def no_parsing(kind: str, data: bytes) -> bytes:
+        raise AssertionError("a warm run must not parse")
+
+    monkeypatch.setattr(parallel, "parse_to_bytes", no_parsing)
+    warm = scan.run([repo], rules, opts)
+    assert summary(warm) == summary(cold)
+
+
+def test_changed_file_is_parsed_again(tmp_path: Any) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    tf = src / "main.tf"
+    tf.write_text('resource "aws_instance" "a" {\n  instance_type = "p4d.24xlarge"\n}\n')
+    rules = load_rules()
+    opts = scan.ScanOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
+    first = scan.run([str(src)], rules, opts)
+    assert first.resources[0].facts["instance.type"] == "p4d.24xlarge"
+    tf.write_text('resource "aws_instance" "a" {\n  instance_type = "g5.xlarge"\n}\n')
+    second = scan.run([str(src)], rules, opts)
+    assert second.resources[0].facts["instance.type"] == "g5.xlarge"
+
+
+def test_same_bytes_under_another_path_report_their_own_path(tmp_path: Any) -> None:
+    text = 'resource "aws_instance" "a" {\n  instance_type = "p4d.24xlarge"\n}\n'
+    for d in ("one", "two"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "main.tf").write_text(text)
+    opts = scan.ScanOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
+    rules = load_rules()
+    scan.run([str(tmp_path / "one")], rules, opts)
+    again = scan.run([str(tmp_path / "two")], rules, opts)
+    assert [r.path for r in again.resources] == [str(tmp_path / "two" / "main.tf")]
+
+
+def test_corrupted_cache_entries_are_ignored(tmp_path: Any) -> None:
+    rules = load_rules()
+    opts = scan.ScanOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
+    cold = scan.run([EXAMPLES], rules, opts)
+    entries = [os.path.join(d, n) for d, _, names in os.walk(tmp_path / "cache") for n in names]
+    assert entries
+    for i, path in enumerate(entries):
+        with open(path, "r+b") as fh:
+            if i % 2:
+                fh.truncate(7)  # a half-written entry
+            else:
+                fh.write(b"not a pickle at all")
+    assert summary(scan.run([EXAMPLES], rules, opts)) == summary(cold)
+
+
+def test_key_depends_on_content_kind_and_parser_identity(monkeypatch: pytest.MonkeyPatch,
+                                                          tmp_path: Any) -> None:
+    store = cache_mod.ParseCache(str(tmp_path))
+    base = store.key("terraform", b"x = 1\n")
+    assert base == store.key("terraform", b"x = 1\n")
+    assert base != store.key("terraform", b"x = 2\n")
+    assert base != store.key("terraform-json", b"x = 1\n")
+    monkeypatch.setattr(cache_mod, "parser_identity", lambda: "another python-hcl2")
+    assert base != store.key("terraform", b"x = 1\n")
+
+
+def test_cache_directory_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(cache_mod.ENV_DIR, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere/cache")
+    assert cache_mod.default_dir() == os.path.join("/somewhere/cache", "gpulint")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", "/home/u")
+    assert cache_mod.default_dir() == os.path.join("/home/u", ".cache", "gpulint")
+    monkeypatch.setenv(cache_mod.ENV_DIR, "/explicit")
+    assert cache_mod.default_dir() == "/explicit"
+
+
+def test_no_cache_writes_nothing(tmp_path: Any) -> None:
+    cache_dir = tmp_path / "cache"
+    report("--no-cache", EXAMPLES, env={cache_mod.ENV_DIR: str(cache_dir)})
+    assert not cache_dir.exists()
+    report(EXAMPLES, env={cache_mod.ENV_DIR: str(cache_dir)})
+    assert any(files for _, _, files in os.walk(cache_dir))
+
+
+def test_unwritable_cache_directory_is_not_an_error(tmp_path: Any) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the cache directory should be")
+    got = report(EXAMPLES, env={cache_mod.ENV_DIR: str(blocker / "sub")})
+    assert got == report("--no-cache", EXAMPLES)
+
+
+def test_concurrent_runs_share_the_cache_safely(repo: str, tmp_path: Any) -> None:
+    env = {**os.environ, cache_mod.ENV_DIR: str(tmp_path / "cache"),
+           "PYTHONPATH": os.path.join(ROOT, "src")}
+    cmd = [sys.executable, "-m", "gpulint", "scan", "--format", "json", "--fail-on", "never",
+           "--jobs", "1", repo]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env) for _ in range(3)]
+    outs = [p.communicate(timeout=300)[0] for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert outs[0] == outs[1] == outs[2]
+    rerun = subprocess.run(cmd, capture_output=True, env=env, check=True, timeout=300).stdout
+    assert rerun == outs[0]
+    leftovers = [n for _, _, names in os.walk(tmp_path / "cache") for n in names
+                 if n.startswith(".tmp-")]
+    assert not leftovers
