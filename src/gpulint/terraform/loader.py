@@ -105,7 +105,8 @@ class TerraformProject:
                 continue
             kept = len(result.resources)
             try:
-                values = root_variables(files, directory, inputs, result.diagnostics)
+                values = root_variables(files, directory, inputs, result.diagnostics,
+                                         self.parse_source)
                 load_module(directory, files, values, {}, "", 0, self.parse_dir, result)
             except RecursionError:
                 # Expressions or locals chained too deeply to evaluate: lose this module only.

@@ -138,7 +138,14 @@ class LoadResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def _read_tfvars(path: str) -> tuple[dict[str, Any], Diagnostic | None]:
+def _read_tfvars(path: str, parse: Any = None) -> tuple[dict[str, Any], Diagnostic | None]:
+    if parse is not None and not path.endswith(".json"):
+        # The scan's cached parser: a warm run then needs no HCL parser at all.
+        parsed, diags = parse(path)
+        if parsed is None:
+            return {}, diags[0] if diags else None
+        empty = Scope({})
+        return {k: evaluate(a.expr, empty) for k, a in parsed.root.attributes.items()}, None
     try:
         with open(path, encoding="utf-8-sig") as fh:
             text = fh.read()
@@ -404,7 +411,7 @@ def resolve_module_source(directory: str, name: str, source: Any, parent_address
 
 
 def root_variables(files: list[ParsedFile], directory: str, inputs: Inputs,
-                   diagnostics: list[Diagnostic]) -> dict[str, Any]:
+                   diagnostics: list[Diagnostic], parse: Any = None) -> dict[str, Any]:
     """Variable values for a root module, in Terraform's precedence order (later wins)."""
     values: dict[str, Any] = {}
     for key, raw in inputs.env.items():
@@ -421,7 +428,7 @@ def root_variables(files: list[ParsedFile], directory: str, inputs: Inputs,
     auto += [os.path.join(directory, n) for n in listing
              if n.endswith(".auto.tfvars") or n.endswith(".auto.tfvars.json")]
     for path in auto + list(inputs.var_files):
-        data, diag = _read_tfvars(path)
+        data, diag = _read_tfvars(path, parse)
         if diag:
             diagnostics.append(diag)
         values.update(data)
