@@ -179,3 +179,28 @@ def test_concurrent_runs_share_the_cache_safely(repo: str, tmp_path: Any) -> Non
     leftovers = [n for _, _, names in os.walk(tmp_path / "cache") for n in names
                  if n.startswith(".tmp-")]
     assert not leftovers
+
+
+def test_each_file_is_read_and_parsed_once(repo: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpulint.parse import source
+
+    parsed: list[bytes] = []
+    reads: list[str] = []
+    real_parse, real_read = parallel.parse_to_bytes, source.read_bytes
+
+    def counting_parse(kind: str, data: bytes) -> bytes:
+        parsed.append(data)
+        return real_parse(kind, data)
+
+    def counting_read(path: str, limit: int) -> Any:
+        reads.append(os.path.realpath(path))
+        return real_read(path, limit)
+
+    monkeypatch.setattr(parallel, "parse_to_bytes", counting_parse)
+    monkeypatch.setattr(parallel, "read_bytes", counting_read)
+    monkeypatch.chdir(os.path.dirname(repo))
+    scan.run([os.path.basename(repo)], load_rules(), scan.ScanOptions(jobs=1))
+    on_disk = [os.path.realpath(os.path.join(d, n)) for d, _, names in os.walk(repo)
+               for n in names if n.endswith((".tf", ".yaml", ".tfvars"))]
+    assert sorted(reads) == sorted(on_disk)
+    assert len(parsed) == len(on_disk)

@@ -38,6 +38,7 @@ def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnost
     objects: list[K8sObject] = []
     diags: list[Diagnostic] = []
     loader = _Loader(text)
+    has_anchors = "&" in text
     try:
         while True:
             try:
@@ -57,7 +58,7 @@ def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnost
                 break
             if node is None:
                 continue
-            problem = node_graph_problem(node)
+            problem = node_graph_problem(node, has_anchors)
             if problem:
                 diags.append(Diagnostic(path, node.start_mark.line + 1,
                                         f"YAML document skipped: {problem}"))
@@ -91,12 +92,36 @@ def _children(node: Any) -> list[Any]:
     return []
 
 
-def node_graph_problem(root: Any) -> str | None:
+def _nested_too_deep(root: Any) -> bool:
+    """Depth of an alias-free document (a tree); only collections are visited, not scalars."""
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING_DEPTH:
+            return True
+        cls = node.__class__
+        if cls is yaml.MappingNode:
+            for key, value in node.value:
+                if key.__class__ is not yaml.ScalarNode:
+                    stack.append((key, depth + 1))
+                if value.__class__ is not yaml.ScalarNode:
+                    stack.append((value, depth + 1))
+        elif cls is yaml.SequenceNode:
+            for value in node.value:
+                if value.__class__ is not yaml.ScalarNode:
+                    stack.append((value, depth + 1))
+    return False
+
+
+def node_graph_problem(root: Any, has_anchors: bool = True) -> str | None:
     """Why a composed YAML document is unsafe to walk (alias bomb, recursion, depth), or None.
 
     Iterative and linear in the number of distinct nodes: each node's expanded size is computed
-    once from its children's, so a bomb is measured without being expanded.
+    once from its children's, so a bomb is measured without being expanded. Without anchors
+    (`&name`) there can be no alias, and only the depth is checked.
     """
+    if not has_anchors:
+        return f"nested deeper than {MAX_NESTING_DEPTH} levels" if _nested_too_deep(root) else None
     size: dict[int, int] = {}
     on_path: set[int] = set()
     distinct = 0
