@@ -84,7 +84,7 @@ def run(factors: list[float], runs: int, workdir: str) -> dict[str, Any]:
                                        "cpus": len(os.sched_getaffinity(0))
                                        if hasattr(os, "sched_getaffinity") else os.cpu_count(),
                                        "processor": _cpu_name()},
-                           "scaling": [], "factors": factors}
+                           "scaling": [], "factors": factors, "runs": runs}
     repos = {}
     for f in factors:
         path = os.path.join(workdir, f"repo-x{f:g}")
@@ -163,13 +163,12 @@ def markdown(r: dict[str, Any]) -> str:
             ("gpulint, serial (--jobs 1), no cache", r["serial"]),
             ("gpulint, parallel (--jobs 0 = all cores), no cache", r["parallel"]),
             ("gpulint, cold cache (empty, being filled)", r["cold_cache"]),
-            (f"gpulint, warm cache (median of {len(r['factors']) and 'several'} runs)",
-             r["warm_cache"])]
+            (f"gpulint, warm cache (median of {r['runs']} runs)", r["warm_cache"])]
     for name, v in rows:
         lines.append(f"| {name} | {v['wall_s']:.2f} | {v['cpu_s']:.2f} | {v['peak_mb']:.0f} |")
     lines += ["", f"Warm / cold: {r['warm_cache']['wall_s'] / r['cold_cache']['wall_s']:.0%}.", "",
-              "| pre-commit path (whole process, median) | wall s | peak MB |",
-              "| --- | ---: | ---: |"]
+              f"| pre-commit path (whole process, median of {r['runs']}) | wall s | CPU s | peak MB |",
+              "| --- | ---: | ---: | ---: |"]
     names = {"terraform_module_warm": "one Terraform module directory, warm cache",
              "terraform_module_nocache": "one Terraform module directory, --no-cache",
              "manifest_warm": "one Kubernetes manifest, warm cache",
@@ -177,7 +176,7 @@ def markdown(r: dict[str, Any]) -> str:
              "version": "gpulint --version"}
     for key, name in names.items():
         v = r["precommit"][key]
-        lines.append(f"| {name} | {v['wall_s']:.2f} | {v['peak_mb']:.0f} |")
+        lines.append(f"| {name} | {v['wall_s']:.2f} | {v['cpu_s']:.2f} | {v['peak_mb']:.0f} |")
     return "\n".join(lines) + "\n"
 
 

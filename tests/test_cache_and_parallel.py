@@ -55,6 +55,7 @@ def test_parallel_json_report_is_identical_to_serial(repo: str,
             super().__init__(*a, **k)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_SECONDS", 0.05)  # keep the test repository small
     serial = report("--no-cache", "--jobs", "1", repo)
     assert not pools
     parallel_ = report("--no-cache", "--jobs", "2", repo)
@@ -204,3 +205,15 @@ def test_each_file_is_read_and_parsed_once(repo: str, monkeypatch: pytest.Monkey
                for n in names if n.endswith((".tf", ".yaml", ".tfvars"))]
     assert sorted(reads) == sorted(on_disk)
     assert len(parsed) == len(on_disk)
+
+
+def test_pool_failure_falls_back_to_serial(repo: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import concurrent.futures
+
+    def no_processes(*a: Any, **k: Any) -> None:
+        raise OSError("fork: resource temporarily unavailable")
+
+    expected = report("--no-cache", "--jobs", "1", repo)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_SECONDS", 0.05)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_processes)
+    assert report("--no-cache", "--jobs", "2", repo) == expected

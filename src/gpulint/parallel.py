@@ -20,8 +20,11 @@ if TYPE_CHECKING:
     from gpulint.parse.kubernetes import K8sObject
     from gpulint.terraform.module import ParsedFile
 
-# Below this many files to parse a pool costs more than it saves (fork + pickling ≈ 30-60 ms).
-PARALLEL_MIN_FILES = 48
+# A pool costs ~50-100 ms (fork, pickling); use one only when serial parsing would take longer
+# than this, estimated from single-core parse rates measured on real repositories
+# (docs/performance.md): python-hcl2 ≈ 0.17 MB/s, PyYAML's C loader ≈ 3.9 MB/s.
+PARALLEL_MIN_SECONDS = 0.5
+BYTES_PER_SECOND = {"terraform": 170_000, "terraform-json": 2_000_000, "kubernetes": 3_900_000}
 CHUNK_FILES = 16
 
 Progress = Callable[[int, int], None]
@@ -60,6 +63,11 @@ def available_cpus() -> int:
 def resolve_jobs(jobs: int) -> int:
     """--jobs: 0 means one worker per available core."""
     return jobs if jobs > 0 else available_cpus()
+
+
+def estimated_seconds(items: list[tuple[str, bytes]]) -> float:
+    """Serial parse time of these files on one core, roughly."""
+    return sum(len(data) / BYTES_PER_SECOND.get(kind, 1_000_000) for kind, data in items)
 
 
 def _parse_chunk(items: list[tuple[str, bytes]]) -> list[bytes]:
@@ -101,7 +109,7 @@ def parse_files(files: list[SourceFile], max_bytes: int, jobs: int = 0,
         todo.append((len(outcomes) - 1, key, sf.kind, data))
     if progress and done:
         progress(done, total)
-    workers = min(resolve_jobs(jobs), max(1, len(todo) // CHUNK_FILES))
+    workers = min(resolve_jobs(jobs), max(1, -(-len(todo) // CHUNK_FILES)))
     for (index, key, _, _), blob in zip(todo, _run(todo, workers, progress, done, total)):
         if store:
             store.put(key, blob)
@@ -117,7 +125,7 @@ def parse_one(path: str, kind: str, max_bytes: int, cache: object | None = None)
 def _run(todo: list[tuple[int, str, str, bytes]], workers: int, progress: Progress | None,
          done: int, total: int) -> list[bytes]:
     items = [(kind, data) for _, _, kind, data in todo]
-    if workers <= 1 or len(items) < PARALLEL_MIN_FILES:
+    if workers <= 1 or estimated_seconds(items) < PARALLEL_MIN_SECONDS:
         out = []
         for kind, data in items:
             out.append(parse_to_bytes(kind, data))
@@ -126,14 +134,22 @@ def _run(todo: list[tuple[int, str, str, bytes]], workers: int, progress: Progre
                 progress(done, total)
         return out
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     # Big files first would balance better, but contiguous chunks keep results in order simply.
     chunks = [items[i:i + CHUNK_FILES] for i in range(0, len(items), CHUNK_FILES)]
-    out = []
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:  # type: ignore[arg-type]
-        for blobs in pool.map(_parse_chunk, chunks):
-            out.extend(blobs)
-            done += len(blobs)
-            if progress:
-                progress(done, total)
+    out: list[bytes] = []
+    try:
+        with ProcessPoolExecutor(max_workers=workers,
+                                 mp_context=_pool_context()) as pool:  # type: ignore[arg-type]
+            for blobs in pool.map(_parse_chunk, chunks):
+                out.extend(blobs)
+                done += len(blobs)
+                if progress:
+                    progress(done, total)
+    except (OSError, BrokenProcessPool):
+        # No processes to be had (limits, sandbox) or a worker died (out of memory): finish
+        # in this process; the outcome is the same, only slower.
+        rest = items[len(out):]
+        return out + _run([(0, "", k, d) for k, d in rest], 1, progress, done, total)
     return out
