@@ -123,3 +123,16 @@ def test_max_file_size_is_configurable_in_scan_options(tmp_path: Any) -> None:
     small = scan.run([str(path)], load_rules(), scan.ScanOptions(max_file_bytes=1024))
     assert [d.message for d in small.diagnostics if "larger than 1 KiB" in d.message]
     assert not scan.run([str(path)], load_rules(), scan.ScanOptions()).diagnostics
+
+
+def test_evaluation_bombs_become_unknown_values_not_hangs() -> None:
+    from gpulint import scan
+    from gpulint.ruleset import load_rules
+
+    result = scan.run([os.path.join(hostile_inputs.HOSTILE, "evaluation-bombs")], load_rules(),
+                      scan.ScanOptions(jobs=1))
+    reasons = {r.address: " ".join(reason for _, reason in r.unknowns) for r in result.resources}
+    assert "gpulint's limit" in reasons["aws_instance.billion"]
+    assert "gpulint's limit" in reasons["aws_instance.nested_for"]
+    assert "limit" in reasons["aws_instance.huge_range"]
+    assert "limit" in reasons["aws_instance.wide_format"]

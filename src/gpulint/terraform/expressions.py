@@ -210,7 +210,23 @@ def _binop(expr: BinOp, scope: Scope) -> Any:
     return result
 
 
+# Iterations all for-expressions nested in one outermost for may run: `[for i in range(1e5) :
+# [for j in range(1e5) : j]]` would otherwise build ten billion values.
+MAX_FOR_ITERATIONS = 100_000
+_for_work = {"depth": 0, "iterations": 0}
+
+
 def _for(expr: ForExpr, scope: Scope) -> Any:
+    if _for_work["depth"] == 0:
+        _for_work["iterations"] = 0
+    _for_work["depth"] += 1
+    try:
+        return _for_body(expr, scope)
+    finally:
+        _for_work["depth"] -= 1
+
+
+def _for_body(expr: ForExpr, scope: Scope) -> Any:
     coll = evaluate(expr.collection, scope)
     if isinstance(coll, Unknown):
         return coll
@@ -223,6 +239,10 @@ def _for(expr: ForExpr, scope: Scope) -> Any:
     tuple_out: list[Any] = []
     obj_out: dict[str, Any] = {}
     for k, v in pairs:
+        _for_work["iterations"] += 1
+        if _for_work["iterations"] > MAX_FOR_ITERATIONS:
+            return Unknown(f"for expressions iterate more than {MAX_FOR_ITERATIONS:,} times "
+                           "(gpulint's limit)")
         names = {expr.value_var: v}
         if expr.key_var:
             names[expr.key_var] = k

@@ -167,12 +167,27 @@ def _contains(args: list[Any]) -> Any:
     return unknown if unknown else False
 
 
+# Hostile input must not make one call build a huge value (docs/performance.md).
+MAX_RANGE = 100_000
+MAX_FORMAT_WIDTH = 10_000
+
+
+def _range(args: list[Any]) -> list[int]:
+    r = range(*(int(x) for x in args))
+    if len(r) > MAX_RANGE:
+        raise FunctionError(f"{len(r):,} elements exceed gpulint's limit of {MAX_RANGE:,}")
+    return list(r)
+
+
 def _format(args: list[Any]) -> Any:
     spec, rest = _str(args[0]), list(args[1:])
 
     def repl(m: re.Match[str]) -> str:
         if m.group(0) == "%%":
             return "%"
+        width = re.match(r"[-+ 0#]?(\d*)", m.group(1))
+        if width and width.group(1) and int(width.group(1)) > MAX_FORMAT_WIDTH:
+            raise FunctionError(f"width {width.group(1)} exceeds gpulint's limit")
         if not rest:
             raise FunctionError("not enough arguments for format string")
         value = rest.pop(0)
@@ -322,7 +337,7 @@ FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "jsonencode": _jsonencode,
     "jsondecode": lambda a: json.loads(_str(a[0])),
     "formatlist": lambda a: [_format([a[0], *row]) for row in zip(*a[1:])],
-    "range": lambda a: list(range(*(int(x) for x in a))),
+    "range": lambda a: _range(a),
     "sum": lambda a: sum(a[0]),
     "regex": lambda a: _regex(a),
     "can_regex": lambda a: re.search(_str(a[0]), _str(a[1])) is not None,

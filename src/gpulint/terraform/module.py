@@ -17,6 +17,10 @@ from gpulint.terraform.parser import parse_hcl
 from gpulint.terraform.syntax import Block, HclSyntaxError
 
 MAX_MODULE_DEPTH = 16
+# Bounds on expansion, so `count = 1e9` or modules fanning out at every level cannot exhaust
+# memory: instances per resource or module call, and resource instances in one scan.
+MAX_INSTANCES = 10_000
+MAX_TOTAL_INSTANCES = 200_000
 
 
 @dataclass
@@ -136,6 +140,7 @@ class LoadResult:
     resources: list[ResourceInstance] = field(default_factory=list)
     notes: list[ModuleCallNote] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    truncated: bool = False  # MAX_TOTAL_INSTANCES was reached
 
 
 def _read_tfvars(path: str, parse: Any = None) -> tuple[dict[str, Any], Diagnostic | None]:
@@ -315,6 +320,8 @@ def _instance_keys(block: Block, scope: Scope) -> list[tuple[str, Scope]] | Unkn
             n = int(n)
         except (TypeError, ValueError):
             return Unknown(f"count is not a number: {n!r}")
+        if n > MAX_INSTANCES:
+            return Unknown(f"count = {n:,} exceeds gpulint's limit of {MAX_INSTANCES:,} instances")
         return [(f"[{i}]", scope.child(count={"index": i})) for i in range(max(n, 0))]
     if "for_each" in block.attributes:
         coll = evaluate(block.attributes["for_each"].expr, scope)
@@ -324,6 +331,9 @@ def _instance_keys(block: Block, scope: Scope) -> list[tuple[str, Scope]] | Unkn
             coll = {str(v): v for v in coll}
         if not isinstance(coll, dict):
             return Unknown("for_each is not a map or set")
+        if len(coll) > MAX_INSTANCES:
+            return Unknown(f"for_each over {len(coll):,} items exceeds gpulint's limit of "
+                           f"{MAX_INSTANCES:,} instances")
         return [(f"[{json.dumps(str(k))}]", scope.child(each={"key": k, "value": v}))
                 for k, v in coll.items()]
     return [("", scope)]
@@ -338,6 +348,14 @@ def load_module(directory: str, files: list[ParsedFile], variables: dict[str, An
     prefix = f"{address}." if address else ""
     for f in files:
         for b in f.root.blocks:
+            if len(result.resources) >= MAX_TOTAL_INSTANCES:
+                if not result.truncated:
+                    result.truncated = True
+                    result.diagnostics.append(Diagnostic(
+                        f.path, b.line, f"stopped expanding resources at {MAX_TOTAL_INSTANCES:,} "
+                        "instances (gpulint's limit); later resources are not evaluated",
+                        "warning"))
+                return
             if b.type in {"resource", "data"} and len(b.labels) == 2:
                 keys = _instance_keys(b, module.scope)
                 base = f"{prefix}{'data.' if b.type == 'data' else ''}{b.labels[0]}.{b.labels[1]}"
