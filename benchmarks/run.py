@@ -5,7 +5,8 @@
 Every figure is a whole `gpulint scan` process run as a child (`python -m gpulint`), timed with
 a monotonic clock; CPU time and peak resident memory come from os.wait4 on that child (the
 memory figure is the largest single process of its tree: with --jobs the workers are separate
-processes of about the same size). Cold runs use an empty cache directory or --no-cache; warm
+processes of about the same size). Figures are medians of three runs (of --runs for the warm and
+pre-commit ones). Cold runs use an empty cache directory or --no-cache; warm
 runs reuse the cache the previous run filled. The reference "parse only" figure is a single
 process that parses the same files with python-hcl2 (hcl2.loads) and PyYAML's C loader.
 """
@@ -94,25 +95,30 @@ def run(factors: list[float], runs: int, workdir: str) -> dict[str, Any]:
     out["repo"] = {"factor": factors[0], "files": files, "mb": mb, **base_stats}
 
     env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
-    parse_only = _child([sys.executable, "-c", _PARSE_ONLY, base_path], env)
+    parse_only = _median([_child([sys.executable, "-c", _PARSE_ONLY, base_path], env)
+                          for _ in range(3)])
     out["parse_only"] = parse_only
 
-    # Scaling: cold runs (no cache) with the default jobs, factor by factor.
+    # Scaling: cold runs (no cache) with the default jobs, factor by factor. Medians of three
+    # runs, because a shared machine's load changes wall times from one run to the next.
     for f in factors:
         path, stats = repos[f]
         n, size = _size(stats)
-        r = _scan(path, None)
+        r = _median([_scan(path, None) for _ in range(3)])
         out["scaling"].append({"factor": f, "files": n, "mb": size, **r,
                                "files_per_s": n / r["wall_s"], "mb_per_s": size / r["wall_s"]})
 
     # Serial vs parallel, cold, on the base repository.
-    out["serial"] = _scan(base_path, None, jobs=1)
-    out["parallel"] = _scan(base_path, None, jobs=0)
+    out["serial"] = _median([_scan(base_path, None, jobs=1) for _ in range(3)])
+    out["parallel"] = _median([_scan(base_path, None, jobs=0) for _ in range(3)])
 
     # Cold (empty cache, filling it) then warm (every file served from the cache).
     cache = os.path.join(workdir, "cache")
-    shutil.rmtree(cache, ignore_errors=True)
-    out["cold_cache"] = _scan(base_path, cache)
+    cold = []
+    for _ in range(3):
+        shutil.rmtree(cache, ignore_errors=True)
+        cold.append(_scan(base_path, cache))
+    out["cold_cache"] = _median(cold)
     out["warm_cache"] = _median([_scan(base_path, cache) for _ in range(runs)])
 
     # The pre-commit path: one changed file, whole process, median of several runs.

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import tempfile
 from functools import lru_cache
 from typing import Any
 
@@ -62,10 +61,13 @@ def parser_identity() -> str:
 
 class ParseCache:
     def __init__(self, directory: str) -> None:
+        self.root = directory
         self.directory = os.path.join(directory, "parse-v1")
         self.hits = 0
         self.misses = 0
         self._writable = True
+        self._folders: set[str] = set()  # created in this run: no makedirs call per entry
+        self._count = 0
 
     def key(self, kind: str, data: bytes) -> str:
         h = hashlib.sha256(parser_identity().encode())
@@ -93,18 +95,27 @@ class ParseCache:
         if not self._writable:
             return
         target = self._path(key)
+        folder = os.path.dirname(target)
+        self._count += 1
+        # Unique per process and entry; O_EXCL never reuses a leftover of a crashed run.
+        tmp = os.path.join(folder, f".tmp-{os.getpid()}-{self._count}")
         try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".tmp-")
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(blob)
-                os.replace(tmp, target)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            if folder not in self._folders:
+                os.makedirs(folder, exist_ok=True)
+                self._folders.add(folder)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            return  # a leftover temporary file: skip this entry
         except OSError:
             self._writable = False
+            return
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(blob)
+            os.replace(tmp, target)
+        except OSError:
+            self._writable = False
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from gpulint.cache import ParseCache
 from gpulint.model import Diagnostic, SourceFile
 from gpulint.parse.source import Parsed, diagnostics, parse_to_bytes, read_bytes
 
@@ -70,8 +71,16 @@ def estimated_seconds(items: list[tuple[str, bytes]]) -> float:
     return sum(len(data) / BYTES_PER_SECOND.get(kind, 1_000_000) for kind, data in items)
 
 
-def _parse_chunk(items: list[tuple[str, bytes]]) -> list[bytes]:
-    return [parse_to_bytes(kind, data) for kind, data in items]
+def _parse_chunk(job: tuple[str | None, list[tuple[str, str, bytes]]]) -> list[bytes]:
+    """In a worker: parse files and store each in the cache when there is one."""
+    root, items = job
+    store = ParseCache(root) if root else None
+    out = []
+    for key, kind, data in items:
+        out.append(parse_to_bytes(kind, data))
+        if store:
+            store.put(key, out[-1])
+    return out
 
 
 def _pool_context() -> object | None:
@@ -84,11 +93,9 @@ def _pool_context() -> object | None:
 
 
 def parse_files(files: list[SourceFile], max_bytes: int, jobs: int = 0,
-                cache: object | None = None, progress: Progress | None = None) -> list[Outcome]:
+                cache: ParseCache | None = None, progress: Progress | None = None) -> list[Outcome]:
     """One outcome per file, in the order given."""
-    from gpulint.cache import ParseCache
-
-    store = cache if isinstance(cache, ParseCache) else None
+    store = cache
     outcomes: list[Outcome] = []
     todo: list[tuple[int, str, str, bytes]] = []  # (index, cache key, kind, data)
     done = 0
@@ -110,25 +117,26 @@ def parse_files(files: list[SourceFile], max_bytes: int, jobs: int = 0,
     if progress and done:
         progress(done, total)
     workers = min(resolve_jobs(jobs), max(1, -(-len(todo) // CHUNK_FILES)))
-    for (index, key, _, _), blob in zip(todo, _run(todo, workers, progress, done, total)):
-        if store:
-            store.put(key, blob)
+    for (index, _, _, _), blob in zip(todo, _run(todo, workers, store, progress, done, total)):
         outcomes[index].parsed = pickle.loads(blob)
     return outcomes
 
 
-def parse_one(path: str, kind: str, max_bytes: int, cache: object | None = None) -> Outcome:
+def parse_one(path: str, kind: str, max_bytes: int, cache: ParseCache | None = None) -> Outcome:
     """One file read on demand (a module directory outside the scanned paths), in-process."""
     return parse_files([SourceFile(path, kind)], max_bytes, 1, cache)[0]
 
 
-def _run(todo: list[tuple[int, str, str, bytes]], workers: int, progress: Progress | None,
-         done: int, total: int) -> list[bytes]:
-    items = [(kind, data) for _, _, kind, data in todo]
-    if workers <= 1 or estimated_seconds(items) < PARALLEL_MIN_SECONDS:
+def _run(todo: list[tuple[int, str, str, bytes]], workers: int, store: ParseCache | None,
+         progress: Progress | None, done: int, total: int) -> list[bytes]:
+    """Parse the cache misses; whoever parses a file also stores it in the cache."""
+    items = [(key, kind, data) for _, key, kind, data in todo]
+    if workers <= 1 or estimated_seconds([(k, d) for _, k, d in items]) < PARALLEL_MIN_SECONDS:
         out = []
-        for kind, data in items:
+        for key, kind, data in items:
             out.append(parse_to_bytes(kind, data))
+            if store:
+                store.put(key, out[-1])
             done += 1
             if progress:
                 progress(done, total)
@@ -137,7 +145,9 @@ def _run(todo: list[tuple[int, str, str, bytes]], workers: int, progress: Progre
     from concurrent.futures.process import BrokenProcessPool
 
     # Big files first would balance better, but contiguous chunks keep results in order simply.
-    chunks = [items[i:i + CHUNK_FILES] for i in range(0, len(items), CHUNK_FILES)]
+    # Creating cache files costs system time; workers do it too, so it is spread over cores.
+    root = store.root if store else None
+    chunks = [(root, items[i:i + CHUNK_FILES]) for i in range(0, len(items), CHUNK_FILES)]
     out: list[bytes] = []
     try:
         with ProcessPoolExecutor(max_workers=workers,
@@ -150,6 +160,6 @@ def _run(todo: list[tuple[int, str, str, bytes]], workers: int, progress: Progre
     except (OSError, BrokenProcessPool):
         # No processes to be had (limits, sandbox) or a worker died (out of memory): finish
         # in this process; the outcome is the same, only slower.
-        rest = items[len(out):]
-        return out + _run([(0, "", k, d) for k, d in rest], 1, progress, done, total)
+        rest = todo[len(out):]
+        return out + _run(rest, 1, store, progress, done, total)
     return out
