@@ -397,7 +397,8 @@ def _app(root: str, rng: random.Random, i: int) -> None:
           - port: 80
             targetPort: 8080
         ''')
-    settings = "\n".join(f"          key{k}: \"value-{rng.randint(0, 10**6)}\"" for k in range(rng.randint(3, 12)))
+    settings = "\n".join(f'          key{k}: "value-{rng.randint(0, 10**6)}"'
+                         for k in range(rng.randint(3, 12)))
     _write(root, f"{base}/configmap.yaml", f'''
         apiVersion: v1
         kind: ConfigMap

@@ -173,7 +173,8 @@ def markdown(r: dict[str, Any]) -> str:
     for name, v in rows:
         lines.append(f"| {name} | {v['wall_s']:.2f} | {v['cpu_s']:.2f} | {v['peak_mb']:.0f} |")
     lines += ["", f"Warm / cold: {r['warm_cache']['wall_s'] / r['cold_cache']['wall_s']:.0%}.", "",
-              f"| pre-commit path (whole process, median of {r['runs']}) | wall s | CPU s | peak MB |",
+              f"| pre-commit path (whole process, median of {r['runs']}) | wall s | CPU s "
+              "| peak MB |",
               "| --- | ---: | ---: | ---: |"]
     names = {"terraform_module_warm": "one Terraform module directory, warm cache",
              "terraform_module_nocache": "one Terraform module directory, --no-cache",

@@ -45,8 +45,8 @@ GPU_POD = (b"# a GPU pod written on Windows\r\napiVersion: v1\r\nkind: Pod\r\nme
 
 def _deep_locals(n: int) -> bytes:
     """A chain of locals each naming the next: flat to parse, deep to evaluate."""
-    lines = ["locals {"] + [f"  l{i} = local.l{i + 1}" for i in range(n)] + [f'  l{n} = "g5.xlarge"',
-                                                                           "}"]
+    lines = ["locals {", *(f"  l{i} = local.l{i + 1}" for i in range(n)), f'  l{n} = "g5.xlarge"',
+             "}"]
     lines += ['resource "aws_instance" "chain" {', "  instance_type = local.l0", "}"]
     return ("\n".join(lines) + "\n").encode()
 

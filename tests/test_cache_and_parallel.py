@@ -31,7 +31,8 @@ def report(*args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
 
 
 def summary(result: scan.ScanResult) -> Any:
-    return ([(r.address, r.path, r.line, sorted(map(str, r.facts.items()))) for r in result.resources],
+    return ([(r.address, r.path, r.line, sorted(map(str, r.facts.items())))
+             for r in result.resources],
             [f.sort_key() for f in result.findings], result.diagnostics)
 
 

@@ -74,7 +74,9 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Any:
     os.chdir(old)
 
 
-@settings(max_examples=int(os.environ.get("GPULINT_FUZZ_EXAMPLES", "60")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# 60 examples keep CI fast; GPULINT_FUZZ_EXAMPLES=2000 for a longer hunt.
+@settings(max_examples=int(os.environ.get("GPULINT_FUZZ_EXAMPLES", "60")), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(mutant=mutants())
 def test_mutated_fixture_never_crashes_or_changes_other_results(
         workdir: tuple[str, dict[str, Any]], mutant: tuple[str, bytes]) -> None:

@@ -100,10 +100,10 @@ def cli(ctx: click.Context, debug: bool) -> None:
 @click.option("--max-file-size", type=click.IntRange(1), default=5 * 1024, show_default=True,
               help="Skip files larger than this many KiB (with a notice).")
 @click.option("--jobs", "-j", type=click.IntRange(0), default=0,
-              help="Parse with this many processes (default 0: one per core, for large scans only).")
+              help="Parse with this many processes (0: one per core, for large scans only).")
 @click.option("--no-cache", is_flag=True,
-              help="Do not read or write the parse cache ($GPULINT_CACHE_DIR, $XDG_CACHE_HOME/gpulint "
-                   "or ~/.cache/gpulint).")
+              help="Do not read or write the parse cache ($GPULINT_CACHE_DIR, "
+                   "$XDG_CACHE_HOME/gpulint or ~/.cache/gpulint).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: on a terminal).")
 @click.option("--verbose", "-v", is_flag=True, help="Show remediations, price bases and every unevaluated item.")
 def scan(paths: tuple[str, ...], fmt: str, output: str | None, fail_on: str,

@@ -41,7 +41,8 @@ class ProgressBar:
             return
         self._last = now
         filled = WIDTH * done // max(total, 1)
-        self.stream.write(f"\rparsing [{'#' * filled}{'.' * (WIDTH - filled)}] {done}/{total} files")
+        bar = "#" * filled + "." * (WIDTH - filled)
+        self.stream.write(f"\rparsing [{bar}] {done}/{total} files")
         self.stream.flush()
         self._drawn = True
 

@@ -52,7 +52,8 @@ def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnost
                 break
             except yaml.reader.ReaderError as e:  # a control character, before any parsing
                 line = text.count("\n", 0, e.position) + 1 if isinstance(e.position, int) else None
-                code = e.character if isinstance(e.character, int) else ord(str(e.character)[:1] or " ")
+                char = e.character
+                code = char if isinstance(char, int) else ord(str(char)[:1] or " ")
                 diags.append(Diagnostic(path, line, f"YAML parse error: character U+{code:04X} "
                                                     "is not allowed in YAML"))
                 break
