@@ -116,18 +116,34 @@ def test_same_bytes_under_another_path_report_their_own_path(tmp_path: Any) -> N
 
 
 def test_corrupted_cache_entries_are_ignored(tmp_path: Any) -> None:
+    import sqlite3
+
     rules = load_rules()
     opts = scan.ScanOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
     cold = scan.run([EXAMPLES], rules, opts)
-    entries = [os.path.join(d, n) for d, _, names in os.walk(tmp_path / "cache") for n in names]
-    assert entries
-    for i, path in enumerate(entries):
-        with open(path, "r+b") as fh:
-            if i % 2:
-                fh.truncate(7)  # a half-written entry
-            else:
-                fh.write(b"not a pickle at all")
+    db = sqlite3.connect(tmp_path / "cache" / cache_mod.ParseCache.FILE)
+    keys = [k for (k,) in db.execute("SELECT key FROM parse")]
+    assert keys
+    for i, key in enumerate(keys):
+        blob = b"not a pickle at all" if i % 2 else b"\x80\x05\x95"  # garbage, truncated
+        db.execute("UPDATE parse SET blob = ? WHERE key = ?", (blob, key))
+    db.commit()
+    db.close()
     assert summary(scan.run([EXAMPLES], rules, opts)) == summary(cold)
+    assert summary(scan.run([EXAMPLES], rules, opts)) == summary(cold)  # rewritten entries
+
+
+def test_a_cache_file_that_is_not_a_database_is_replaced(tmp_path: Any) -> None:
+    rules = load_rules()
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    (cache_dir / cache_mod.ParseCache.FILE).write_bytes(b"garbage " * 1000)
+    opts = scan.ScanOptions(jobs=1, cache_dir=str(cache_dir))
+    expected = summary(scan.run([EXAMPLES], rules, scan.ScanOptions(jobs=1)))
+    assert summary(scan.run([EXAMPLES], rules, opts)) == expected
+    store = cache_mod.ParseCache(str(cache_dir))
+    assert store.get(store.key("terraform", open(os.path.join(
+        EXAMPLES, "terraform", "main.tf"), "rb").read())) is not None
 
 
 def test_key_depends_on_content_kind_and_parser_identity(monkeypatch: pytest.MonkeyPatch,
@@ -157,7 +173,7 @@ def test_no_cache_writes_nothing(tmp_path: Any) -> None:
     report("--no-cache", EXAMPLES, env={cache_mod.ENV_DIR: str(cache_dir)})
     assert not cache_dir.exists()
     report(EXAMPLES, env={cache_mod.ENV_DIR: str(cache_dir)})
-    assert any(files for _, _, files in os.walk(cache_dir))
+    assert (cache_dir / cache_mod.ParseCache.FILE).is_file()
 
 
 def test_unwritable_cache_directory_is_not_an_error(tmp_path: Any) -> None:
@@ -178,9 +194,6 @@ def test_concurrent_runs_share_the_cache_safely(repo: str, tmp_path: Any) -> Non
     assert outs[0] == outs[1] == outs[2]
     rerun = subprocess.run(cmd, capture_output=True, env=env, check=True, timeout=300).stdout
     assert rerun == outs[0]
-    leftovers = [n for _, _, names in os.walk(tmp_path / "cache") for n in names
-                 if n.startswith(".tmp-")]
-    assert not leftovers
 
 
 def test_each_file_is_read_and_parsed_once(repo: str, monkeypatch: pytest.MonkeyPatch) -> None:

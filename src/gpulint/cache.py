@@ -2,9 +2,14 @@
 
 An entry's key is the sha256 of the file's bytes, its kind and the parser identity (gpulint's
 version, the parsing libraries' versions and a hash of gpulint's own parser sources), so a
-changed file, a new gpulint or a new python-hcl2 never gets an old result. Entries are written to
-a temporary file and renamed into place, so concurrent runs never read a half-written entry; an
-entry that cannot be read or unpickled is ignored and re-parsed.
+changed file, a new gpulint or a new python-hcl2 never gets an old result.
+
+Entries live in one SQLite database in WAL mode: a run's new entries go in one transaction, so
+concurrent runs never see half an entry and wait for each other's writes (busy timeout) instead
+of failing. One file per entry was tried first: creating a file costs about 1.5 ms on the
+benchmark machine, more than parsing a small file, while SQLite stores 2,500 entries in ~10 ms.
+An entry that cannot be unpickled is ignored and re-parsed; a database that cannot be opened or
+is not a database is set aside and recreated, or, failing that, the run goes on uncached.
 """
 
 from __future__ import annotations
@@ -60,14 +65,16 @@ def parser_identity() -> str:
 
 
 class ParseCache:
+    FILE = "parse-v1.sqlite"
+
     def __init__(self, directory: str) -> None:
         self.root = directory
-        self.directory = os.path.join(directory, "parse-v1")
+        self.path = os.path.join(directory, self.FILE)
         self.hits = 0
         self.misses = 0
-        self._writable = True
-        self._folders: set[str] = set()  # created in this run: no makedirs call per entry
-        self._count = 0
+        self._db: Any = None
+        self._unusable = False
+        self._pending: list[tuple[str, bytes]] = []
 
     def key(self, kind: str, data: bytes) -> str:
         h = hashlib.sha256(parser_identity().encode())
@@ -75,47 +82,79 @@ class ParseCache:
         h.update(data)
         return h.hexdigest()
 
-    def _path(self, key: str) -> str:
-        return os.path.join(self.directory, key[:2], key[2:])
+    def _connect(self) -> Any:
+        import sqlite3
+
+        os.makedirs(self.root, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # a lost entry on power loss is harmless
+            db.execute("CREATE TABLE IF NOT EXISTS parse (key TEXT PRIMARY KEY, blob BLOB NOT NULL)")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _conn(self) -> Any:
+        if self._db is not None or self._unusable:
+            return self._db
+        import sqlite3
+
+        try:
+            self._db = self._connect()
+        except sqlite3.DatabaseError:
+            # Not a database (corrupted, truncated): set it aside and start again.
+            try:
+                for suffix in ("", "-wal", "-shm"):
+                    if os.path.exists(self.path + suffix):
+                        os.replace(self.path + suffix, self.path + suffix + ".corrupt")
+                self._db = self._connect()
+            except (OSError, sqlite3.Error):
+                self._unusable = True
+        except (OSError, sqlite3.Error):
+            self._unusable = True  # read-only or missing home, full disk: run uncached
+        return self._db
 
     def get(self, key: str) -> Any | None:
         """The cached outcome, or None when absent or unreadable (then the file is re-parsed)."""
+        import sqlite3
+
+        db = self._conn()
+        row = None
+        if db is not None:
+            try:
+                row = db.execute("SELECT blob FROM parse WHERE key = ?", (key,)).fetchone()
+            except sqlite3.Error:
+                row = None
+        if row is None:
+            self.misses += 1
+            return None
         try:
-            with open(self._path(key), "rb") as fh:
-                blob = fh.read()
-            value = pickle.loads(blob)
-        except Exception:  # noqa: BLE001 - missing, truncated or corrupted: parse again
+            value = pickle.loads(row[0])
+        except Exception:  # noqa: BLE001 - a damaged entry: parse again (and overwrite it)
             self.misses += 1
             return None
         self.hits += 1
         return value
 
     def put(self, key: str, blob: bytes) -> None:
-        """Store pickled bytes atomically. A read-only or full disk just means no caching."""
-        if not self._writable:
-            return
-        target = self._path(key)
-        folder = os.path.dirname(target)
-        self._count += 1
-        # Unique per process and entry; O_EXCL never reuses a leftover of a crashed run.
-        tmp = os.path.join(folder, f".tmp-{os.getpid()}-{self._count}")
-        try:
-            if folder not in self._folders:
-                os.makedirs(folder, exist_ok=True)
-                self._folders.add(folder)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            return  # a leftover temporary file: skip this entry
-        except OSError:
-            self._writable = False
+        """Queue an entry; `flush` writes the queue in one transaction."""
+        self._pending.append((key, blob))
+
+    def flush(self) -> None:
+        import sqlite3
+
+        pending, self._pending = self._pending, []
+        db = self._conn() if pending else None
+        if db is None:
             return
         try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(blob)
-            os.replace(tmp, target)
-        except OSError:
-            self._writable = False
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("INSERT OR REPLACE INTO parse (key, blob) VALUES (?, ?)", pending)
+            db.execute("COMMIT")
+        except sqlite3.Error:
             try:
-                os.unlink(tmp)
-            except OSError:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:
                 pass

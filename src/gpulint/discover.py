@@ -42,12 +42,21 @@ def discover(paths: list[str]) -> Discovery:
     """Walk the given paths in a stable order; a missing path is a diagnostic, not a crash."""
     files: list[SourceFile] = []
     diags: list[Diagnostic] = []
-    seen: set[str] = set()
+    seen: set[object] = set()
 
     def add(path: str, explicit: bool) -> None:
         kind = classify(path)
-        real = os.path.realpath(path)
-        if kind is None or real in seen:
+        if kind is None:
+            return
+        # The same file reached twice (overlapping paths, symlinks) is scanned once. One stat
+        # call: realpath would lstat every component of every path.
+        try:
+            st = os.stat(path)
+            # A hard link is its own file in its own directory (module): keep its path.
+            real: object = (st.st_dev, st.st_ino) if st.st_nlink == 1 else os.path.realpath(path)
+        except OSError:
+            real = os.path.realpath(path)  # dangling link: reported when read
+        if real in seen:
             return
         seen.add(real)
         files.append(SourceFile(_display(path), kind))

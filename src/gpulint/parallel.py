@@ -71,16 +71,8 @@ def estimated_seconds(items: list[tuple[str, bytes]]) -> float:
     return sum(len(data) / BYTES_PER_SECOND.get(kind, 1_000_000) for kind, data in items)
 
 
-def _parse_chunk(job: tuple[str | None, list[tuple[str, str, bytes]]]) -> list[bytes]:
-    """In a worker: parse files and store each in the cache when there is one."""
-    root, items = job
-    store = ParseCache(root) if root else None
-    out = []
-    for key, kind, data in items:
-        out.append(parse_to_bytes(kind, data))
-        if store:
-            store.put(key, out[-1])
-    return out
+def _parse_chunk(items: list[tuple[str, str, bytes]]) -> list[bytes]:
+    return [parse_to_bytes(kind, data) for _, kind, data in items]
 
 
 def _pool_context() -> object | None:
@@ -117,8 +109,12 @@ def parse_files(files: list[SourceFile], max_bytes: int, jobs: int = 0,
     if progress and done:
         progress(done, total)
     workers = min(resolve_jobs(jobs), max(1, -(-len(todo) // CHUNK_FILES)))
-    for (index, _, _, _), blob in zip(todo, _run(todo, workers, store, progress, done, total)):
+    for (index, key, _, _), blob in zip(todo, _run(todo, workers, progress, done, total)):
+        if store:
+            store.put(key, blob)
         outcomes[index].parsed = pickle.loads(blob)
+    if store:
+        store.flush()
     return outcomes
 
 
@@ -127,16 +123,14 @@ def parse_one(path: str, kind: str, max_bytes: int, cache: ParseCache | None = N
     return parse_files([SourceFile(path, kind)], max_bytes, 1, cache)[0]
 
 
-def _run(todo: list[tuple[int, str, str, bytes]], workers: int, store: ParseCache | None,
-         progress: Progress | None, done: int, total: int) -> list[bytes]:
-    """Parse the cache misses; whoever parses a file also stores it in the cache."""
+def _run(todo: list[tuple[int, str, str, bytes]], workers: int, progress: Progress | None,
+         done: int, total: int) -> list[bytes]:
+    """Parse the cache misses, in order."""
     items = [(key, kind, data) for _, key, kind, data in todo]
     if workers <= 1 or estimated_seconds([(k, d) for _, k, d in items]) < PARALLEL_MIN_SECONDS:
         out = []
-        for key, kind, data in items:
+        for _, kind, data in items:
             out.append(parse_to_bytes(kind, data))
-            if store:
-                store.put(key, out[-1])
             done += 1
             if progress:
                 progress(done, total)
@@ -145,9 +139,7 @@ def _run(todo: list[tuple[int, str, str, bytes]], workers: int, store: ParseCach
     from concurrent.futures.process import BrokenProcessPool
 
     # Big files first would balance better, but contiguous chunks keep results in order simply.
-    # Creating cache files costs system time; workers do it too, so it is spread over cores.
-    root = store.root if store else None
-    chunks = [(root, items[i:i + CHUNK_FILES]) for i in range(0, len(items), CHUNK_FILES)]
+    chunks = [items[i:i + CHUNK_FILES] for i in range(0, len(items), CHUNK_FILES)]
     out: list[bytes] = []
     try:
         with ProcessPoolExecutor(max_workers=workers,
@@ -161,5 +153,5 @@ def _run(todo: list[tuple[int, str, str, bytes]], workers: int, store: ParseCach
         # No processes to be had (limits, sandbox) or a worker died (out of memory): finish
         # in this process; the outcome is the same, only slower.
         rest = todo[len(out):]
-        return out + _run(rest, 1, store, progress, done, total)
+        return out + _run(rest, 1, progress, done, total)
     return out
