@@ -27,8 +27,10 @@ def placeholders(res: Resource, rule: Rule, options: dict[str, Any]) -> dict[str
         return str(v)
 
     tags = f.get("tags") if isinstance(f.get("tags"), dict) else {}
-    required = options.get("required", [])
-    missing = [k for k in required if k not in tags or tags[k] in (None, "")]
+    required = conditions.resolve_arg({"option": "required", "per": "provider"}, options, f) \
+        if "required" in options else []
+    missing = [k for k in required or [] if k not in tags or tags[k] in (None, "")]
+    missing += conditions.mismatched_tags(tags, options.get("patterns"))
     return {
         "address": res.address, "type": res.type, "path": res.path,
         "instance_type": text("instance.type"), "gpu_model": text("gpu.model"),

@@ -102,7 +102,7 @@ def validate(data: Any, path: str) -> list[str]:
 
 def _option_refs(cond: Any) -> list[str]:
     if isinstance(cond, dict):
-        if set(cond) == {"option"}:
+        if "option" in cond and set(cond) <= {"option", "per"}:
             return [str(cond["option"])]
         return [r for v in cond.values() for r in _option_refs(v)]
     if isinstance(cond, list):
