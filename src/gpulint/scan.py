@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint import cost, rightsizing
+from gpulint import cost, declarations, rightsizing, suppressions
 from gpulint.discover import discover
 from gpulint.engine import evaluate
 from gpulint.facts import kubernetes as k8s_facts
 from gpulint.facts import terraform as tf_facts
-from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity
+from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity, SourceFile
 from gpulint.parse.kubernetes import is_manifest, load_documents, looks_like_kubernetes
 from gpulint.ruleset import Rule
 from gpulint.terraform.loader import TerraformProject
@@ -27,6 +29,18 @@ class ScanOptions:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     severities: dict[str, Severity] = field(default_factory=dict)
+    # Report only on these files (pre-commit passes changed files; their Terraform module
+    # directories are still loaded whole for context). None: report on everything scanned.
+    report_only: set[str] | None = None
+    exclude: list[str] = field(default_factory=list)  # absolute path globs
+    default_regions: dict[str, str] = field(default_factory=dict)  # provider → region
+    model_declarations: list[declarations.ModelDeclaration] = field(default_factory=list)
+    require_reason: bool = True  # suppressions need `-- reason`
+    today: dt.date | None = None  # for suppression expiry; None means today
+    # Set from the configuration; priced by the cost step (docs/configuration.md).
+    pricing_overrides: dict[str, Any] = field(default_factory=dict)
+    hours_by_workload: dict[str, float] = field(default_factory=dict)
+    hours_by_address: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -37,6 +51,8 @@ class ScanResult:
     not_evaluated: list[NotEvaluated]
     diagnostics: list[Diagnostic]
     module_notes: list[Any] = field(default_factory=list)
+    suppressed: list[tuple[Finding, suppressions.Suppression]] = field(default_factory=list)
+    baselined: int = 0
 
 
 def read_text(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[str | None, Diagnostic | None]:
@@ -61,8 +77,14 @@ def read_text(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[str | Non
 def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None) -> ScanResult:
     opts = options or ScanOptions()
     found = discover(paths)
+    if opts.exclude:
+        found.files = [f for f in found.files if not declarations.excluded(f.path, opts.exclude)]
+    report_only = {os.path.normpath(p) for p in opts.report_only} \
+        if opts.report_only is not None else None
     diagnostics = list(found.diagnostics)
     resources: list[Resource] = []
+    spans: dict[tuple[str, str], suppressions.Span] = {}
+    found_suppressions: list[suppressions.Suppression] = []
 
     def read(path: str) -> tuple[str | None, Diagnostic | None]:
         return read_text(path, opts.max_file_bytes)
@@ -88,25 +110,75 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
             continue
         objects, diags = load_documents(sf.path, text)
         diagnostics.extend(diags)
-        for obj in objects:
+        found_suppressions += suppressions.from_text(sf.path, text)
+        for i, obj in enumerate(objects):
             res = k8s_facts.build(obj)
             if res:
                 resources.append(res)
+                # A document ends where the next one in the file begins.
+                end = objects[i + 1].line - 1 if i + 1 < len(objects) else 1 << 30
+                spans[(res.path, res.address)] = suppressions.Span(res.path, res.line, end)
+                found_suppressions += suppressions.from_annotations(
+                    res.path, res.line, obj.doc.get("metadata"))
+    if report_only is not None:
+        _add_module_context(project, found.files)
     loaded = project.load(opts.inputs)
     diagnostics.extend(loaded.diagnostics)
     for inst in loaded.resources:
         res = tf_facts.build(inst)
         if res:
             resources.append(res)
+            spans[(res.path, res.address)] = suppressions.Span(
+                res.path, res.line, inst.view.block.end_line or res.line)
+    if report_only is not None:
+        resources = [r for r in resources if os.path.normpath(r.path) in report_only]
+        diagnostics = [d for d in diagnostics if os.path.normpath(d.path) in report_only]
+    declarations.apply(resources, opts.model_declarations, opts.default_regions)
     for res in resources:
         cost.price_resource(res, opts.hours)
         rightsizing.apply(res, rightsizing.SizingOptions(hours=opts.hours))
     rules_by_id = rules
     findings, skipped = evaluate(resources, rules_by_id, opts.rule_options, opts.severities,
                                  opts.hours)
+    found_suppressions += _terraform_suppressions(project, report_only, read)
+    outcome = suppressions.apply(findings, skipped, spans, found_suppressions,
+                                 [r.id for r in rules], require_reason=opts.require_reason,
+                                 today=opts.today)
+    diagnostics += outcome.diagnostics
     resources.sort(key=lambda r: (r.path, r.line, r.address))
     diagnostics.sort(key=lambda d: (d.path, d.line or 0, d.message))
-    return ScanResult(len(found.files), resources, findings, skipped, diagnostics, loaded.notes)
+    notes = [n for n in loaded.notes if report_only is None
+             or os.path.normpath(n.path) in report_only]
+    return ScanResult(len(found.files), resources, outcome.findings, outcome.not_evaluated,
+                      diagnostics, notes, outcome.suppressed)
+
+
+def _add_module_context(project: TerraformProject, files: list[SourceFile]) -> None:
+    """Sibling files of each given Terraform file: variables, locals and providers live there."""
+    given = {os.path.normpath(f.path) for f in files}
+    for directory in sorted({os.path.dirname(f.path) for f in files
+                             if f.kind in {"terraform", "terraform-json"}}):
+        try:
+            names = sorted(os.listdir(directory or "."))
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(directory, name)
+            if name.endswith((".tf", ".tf.json")) and os.path.normpath(path) not in given:
+                project.add_file(path)
+
+
+def _terraform_suppressions(project: TerraformProject, report_only: set[str] | None,
+                            read: Any) -> list[suppressions.Suppression]:
+    out: list[suppressions.Suppression] = []
+    for files in project.dirs.values():
+        for parsed in files:
+            if report_only is not None and os.path.normpath(parsed.path) not in report_only:
+                continue
+            text, _ = read(parsed.path)
+            if text is not None:
+                out += suppressions.from_text(parsed.path, text)
+    return out
 
 
 def _templated(text: str) -> bool:
