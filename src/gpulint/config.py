@@ -7,12 +7,9 @@ did-you-mean for misspelt keys. Command-line flags override the file (see `cli_d
 
 from __future__ import annotations
 
-import difflib
-import json
 import os
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any, Iterable
 
 CONFIG_FILES = (".gpulint.yaml", ".gpulint.yml")
@@ -54,6 +51,9 @@ class Config:
 
 @cache
 def schema() -> dict[str, Any]:
+    import json
+    from importlib import resources
+
     text = (resources.files("gpulint") / "schemas" / "config.schema.json").read_text("utf-8")
     return json.loads(text)  # type: ignore[no-any-return]
 
@@ -199,6 +199,8 @@ def format_problems(path: str, problems: list[Problem]) -> str:
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    import difflib
+
     near = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean {near[0]!r}?)" if near else ""
 
