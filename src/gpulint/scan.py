@@ -14,7 +14,7 @@ from gpulint.engine import evaluate
 from gpulint.facts import kubernetes as k8s_facts
 from gpulint.facts import terraform as tf_facts
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity, SourceFile
-from gpulint.parse.kubernetes import is_manifest, load_documents, looks_like_kubernetes
+from gpulint.parse.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
 from gpulint.ruleset import Rule
 from gpulint.terraform.loader import TerraformProject
 from gpulint.terraform.module import Inputs
@@ -89,6 +89,17 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
     def read(path: str) -> tuple[str | None, Diagnostic | None]:
         return read_text(path, opts.max_file_bytes)
 
+    def add_objects(objects: list[K8sObject]) -> None:
+        for i, obj in enumerate(objects):
+            res = k8s_facts.build(obj)
+            if res:
+                resources.append(res)
+                # A document ends where the next one in the file begins.
+                end = objects[i + 1].line - 1 if i + 1 < len(objects) else 1 << 30
+                spans[(res.path, res.address)] = suppressions.Span(res.path, res.line, end)
+                found_suppressions.extend(suppressions.from_annotations(
+                    res.path, res.line, obj.doc.get("metadata")))
+
     project = TerraformProject(read)
     for sf in found.files:
         if sf.kind in {"terraform", "terraform-json"}:
@@ -100,7 +111,7 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
         if text is None:
             continue
         if sf.kind == "json":
-            resources.extend(_json_file(sf.path, text, diagnostics))
+            add_objects(_json_file(sf.path, text, diagnostics))
             continue
         if not looks_like_kubernetes(text):
             continue
@@ -111,15 +122,7 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
         objects, diags = load_documents(sf.path, text)
         diagnostics.extend(diags)
         found_suppressions += suppressions.from_text(sf.path, text)
-        for i, obj in enumerate(objects):
-            res = k8s_facts.build(obj)
-            if res:
-                resources.append(res)
-                # A document ends where the next one in the file begins.
-                end = objects[i + 1].line - 1 if i + 1 < len(objects) else 1 << 30
-                spans[(res.path, res.address)] = suppressions.Span(res.path, res.line, end)
-                found_suppressions += suppressions.from_annotations(
-                    res.path, res.line, obj.doc.get("metadata"))
+        add_objects(objects)
     if report_only is not None:
         _add_module_context(project, found.files)
     loaded = project.load(opts.inputs)
@@ -188,7 +191,7 @@ def _templated(text: str) -> bool:
     return re.search(r"\{\{-?\s*[.$A-Za-z/(]", text) is not None
 
 
-def _json_file(path: str, text: str, diagnostics: list[Diagnostic]) -> list[Resource]:
+def _json_file(path: str, text: str, diagnostics: list[Diagnostic]) -> list[K8sObject]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -199,12 +202,8 @@ def _json_file(path: str, text: str, diagnostics: list[Diagnostic]) -> list[Reso
         diagnostics.append(Diagnostic(path, None, "Terraform plan JSON is not evaluated yet; "
                                       "scan the .tf sources instead", "warning"))
         return []
-    out = []
-    if is_manifest(data):
-        objects, diags = load_documents(path, text)
-        diagnostics.extend(diags)
-        for obj in objects:
-            res = k8s_facts.build(obj)
-            if res:
-                out.append(res)
-    return out
+    if not is_manifest(data):
+        return []
+    objects, diags = load_documents(path, text)
+    diagnostics.extend(diags)
+    return objects
