@@ -3,26 +3,16 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
 from gpulint.cli import cli
-from test_config import MODULE
 
 
 def _invoke(*args: str) -> Result:
     return CliRunner().invoke(cli, list(args))
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / ".git").mkdir()
-    shutil.copytree(MODULE, tmp_path / "infra")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def test_round_trip_across_a_line_move(repo: Path) -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,21 +12,9 @@ from gpulint import config
 from gpulint.cli import cli
 from gpulint.commands.init import STARTER
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-MODULE = os.path.join(HERE, "workflow", "module")
-
 
 def _invoke(*args: str) -> Result:
     return CliRunner().invoke(cli, list(args))
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A repository with one Terraform module in infra/, as the working directory."""
-    (tmp_path / ".git").mkdir()
-    shutil.copytree(MODULE, tmp_path / "infra")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def _json_scan(*args: str) -> tuple[int, dict]:

@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
-from test_config import MODULE
+from conftest import ROOT, WORKFLOW_MODULE
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "gpulint test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
            "GIT_COMMITTER_NAME": "gpulint test", "GIT_COMMITTER_EMAIL": "test@example.invalid"}
@@ -84,7 +83,7 @@ def test_hooks_on_commits(tmp_path: Path, env: dict[str, str]) -> None:
     repo = tmp_path / "infra-repo"
     repo.mkdir()
     _git(repo, "init", "-q", env=env)
-    shutil.copytree(MODULE, repo / "infra")
+    shutil.copytree(WORKFLOW_MODULE, repo / "infra")
     (repo / "infra" / "other.tf").write_text(
         'resource "aws_instance" "tagged" {\n  instance_type = "g5.xlarge"\n'
         '  tags = { team = "ml", project = "search", env = "prod" }\n}\n')

@@ -4,22 +4,11 @@ context and reports only on those files."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from gpulint.cli import cli
-from test_config import MODULE
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / ".git").mkdir()
-    shutil.copytree(MODULE, tmp_path / "infra")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def _scan(*paths: str) -> dict:
