@@ -44,7 +44,7 @@ def test_nearest_file_wins_and_search_stops_at_repository_root(repo: Path) -> No
 
 
 def test_pyproject_tool_section(repo: Path) -> None:
-    (repo / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    (repo / "pyproject.toml").write_text('[project]\nname = "x"  # see [tool.gpulint]\n')
     assert config.find(["infra"]) is None  # a pyproject without [tool.gpulint] is not a config
     (repo / "pyproject.toml").write_text('[tool.gpulint]\nfail_on = "never"\n'
                                          '[tool.gpulint.rules]\ngpu-missing-cost-tags = false\n')

@@ -68,7 +68,15 @@ def _has_tool_section(path: str) -> bool:
     except OSError:
         return False
     # Cheap test first: most pyproject files have no gpulint section, so skip parsing them.
-    return b"[tool.gpulint" in raw
+    if b"tool.gpulint" not in raw:
+        return False
+    try:
+        _load_toml(path)
+    except ConfigError as e:
+        if "no [tool.gpulint] section" in str(e):
+            return False  # only mentioned, e.g. in a comment
+        raise
+    return True
 
 
 def find(paths: Iterable[str] = ()) -> str | None:
