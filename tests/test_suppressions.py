@@ -43,7 +43,8 @@ def test_comment_before_inside_and_annotation_suppress() -> None:
     result = _run()
     assert _suppressed(result) == {"aws_instance.before", "aws_instance.inside",
                                    "aws_instance.expiring", "Deployment/annotated",
-                                   "Deployment/commented", "Deployment/json-manifest"}
+                                   "Deployment/commented", "Deployment/json-manifest",
+                                   "Deployment/inside"}
     assert {"aws_instance.plain", "Deployment/unlabelled"} <= set(_tag_findings(result))
     reasons = {f.address: s.reason for f, s in result.suppressed}
     assert reasons["Deployment/annotated"] == "labels are added by the admission webhook"
@@ -88,7 +89,7 @@ def test_suppressed_not_counted_as_findings_but_reported(capsys: pytest.CaptureF
 
     result = _run()
     doc = report.build(result, 730.0, show_suppressed=True)
-    assert doc["summary"]["suppressed"] == len(result.suppressed) == 6
+    assert doc["summary"]["suppressed"] == len(result.suppressed) == 7
     assert {f["address"] for f in doc["suppressed"]} == _suppressed(result)
     assert all(f["suppression"]["reason"] for f in doc["suppressed"])
     assert "suppressed" not in report.build(result, 730.0)  # listed only on request
