@@ -41,6 +41,8 @@ def test_worked_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     run = CliRunner().invoke(cli, ["scan", "infra", "--format", "json"])
     assert '"rule": "org-large-gpu-needs-approval"' in run.stdout
     assert '"severity": "warning"' in run.stdout
+    run = CliRunner().invoke(cli, ["rules", "show", "org-large-gpu-needs-approval"])
+    assert run.exit_code == 0 and "min_gpus = 8" in run.stdout
 
 
 def test_error_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -219,6 +219,14 @@ def scan(ctx: click.Context, fmt: str, output: str | None, fail_on: str,
 @click.pass_context
 def rules(ctx: click.Context, rules_dirs: tuple[str, ...]) -> None:
     """List the rules, or explain one with `gpulint rules show ID`."""
+    if not rules_dirs:  # the configuration's custom rule directories, if any
+        from gpulint.config import ConfigError, resolve
+
+        try:
+            config = resolve(None, ())
+        except ConfigError as e:
+            _fail_usage(str(e))
+        rules_dirs = tuple(config.cli_defaults().get("rules_dirs", ())) if config else ()
     ctx.obj["rules_dirs"] = rules_dirs
     if ctx.invoked_subcommand is None:
         loaded = _load_rules(rules_dirs)
