@@ -74,13 +74,23 @@ def escape_text(value: Any) -> str:
     return escaped
 
 
+def _defang(text: str) -> str:
+    """Zero-width joiners that stop mentions, autolinks and issue references forming.
+
+    GitHub does not process these inside code, but other renderers (mail, mobile clients)
+    may, and the joiner is invisible."""
+    text = text.replace("@", "@" + _ZWJ).replace("://", ":" + _ZWJ + "//")
+    text = re.sub(r"(?i)\b(www)\.", lambda m: m.group(1) + _ZWJ + ".", text)
+    return re.sub(r"#(?=[0-9])", "#" + _ZWJ, text)
+
+
 def code_span(value: Any) -> str:
     """Render ``value`` as an inline code span safe inside a table cell.
 
     Code spans never produce HTML, links or mentions.  The fence is longer than any run of
     backticks inside; pipes are escaped because GFM splits table cells before it parses code.
     """
-    text = _clean(value).replace("|", "\\|")
+    text = _defang(_clean(value)).replace("|", "\\|")
     if not text:
         return ""
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
