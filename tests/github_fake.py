@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 
 @dataclass
 class Fault:
-    kind: str  # "status" | "drop" | "primary" | "secondary" | "secondary-no-header"
+    kind: str  # status | drop | drop-after | primary | secondary | secondary-no-header | echo | foreign-link
     status: int = 502
     method: str | None = None
     path_re: str | None = None
@@ -181,6 +181,12 @@ class FakeGitHub:
                                   {"retry-after": str(int(fault.seconds))})
             if fault.kind == "secondary-no-header":
                 return self._send(h, 429, {"message": "You have exceeded a secondary rate limit."})
+            if fault.kind == "echo":  # a misbehaving proxy that reflects the request headers
+                return self._send(h, fault.status, {"message": f"bad request, headers were {dict(h.headers)}"})
+            if fault.kind == "foreign-link":
+                return self._send(h, 200, [], {"Link": '<http://evil.invalid/steal?page=2>; rel="next"'})
+            if fault.kind == "drop-after":  # do the work, then lose the response
+                h._drop_response = True  # type: ignore[attr-defined]
 
         auth = h.headers.get("Authorization", "")
         m = re.fullmatch(r"(?:Bearer|token) (.+)", auth)
@@ -276,6 +282,9 @@ class FakeGitHub:
         return self._send(h, 200, {"data": {"minimizeComment": {"minimizedComment": {"isMinimized": True}}}})
 
     def _send(self, h: BaseHTTPRequestHandler, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        if getattr(h, "_drop_response", False):
+            h.close_connection = True
+            return
         data = b"" if payload is None else json.dumps(payload).encode()
         h.send_response(status)
         h.send_header("Content-Type", "application/json; charset=utf-8")

@@ -34,6 +34,26 @@ _RETRY_STATUSES = {500, 502, 503, 504}
 _LINK_RE = re.compile(r'<([^>]+)>\s*;\s*rel="?([^";]+)"?')
 
 
+class _Secret:
+    """Holds the token; its repr/str never show it, so ``vars(client)`` is safe to print."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "<secret>"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> Any:
+        raise TypeError("the GitHub token cannot be pickled")
+
+
 class GitHubError(Exception):
     """An API call failed.  ``status`` is the HTTP status (``None`` for network errors)."""
 
@@ -100,7 +120,7 @@ class GitHubClient:
     ) -> None:
         self.api_url = (api_url or os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL).rstrip("/")
         self.graphql_url = graphql_url or os.environ.get("GITHUB_GRAPHQL_URL") or graphql_url_for(self.api_url)
-        self.__token = token or None
+        self.__token = _Secret(token) if token else None
         self._sleep = sleep
         self._clock = clock
         self.max_retries = max_retries
@@ -131,8 +151,8 @@ class GitHubClient:
 
     def scrub(self, text: str) -> str:
         """Remove the token from ``text``."""
-        if self.__token and self.__token in text:
-            text = text.replace(self.__token, "***")
+        if self.__token and self.__token.reveal() in text:
+            text = text.replace(self.__token.reveal(), "***")
         return text
 
     # -- core -------------------------------------------------------------------------
@@ -158,7 +178,7 @@ class GitHubClient:
             "User-Agent": USER_AGENT,
         }
         if self.__token:
-            headers["Authorization"] = f"Bearer {self.__token}"
+            headers["Authorization"] = f"Bearer {self.__token.reveal()}"
         if has_body:
             headers["Content-Type"] = "application/json; charset=utf-8"
         return headers
