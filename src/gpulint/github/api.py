@@ -80,6 +80,14 @@ class Response:
     links: dict[str, str] = field(default_factory=dict)
 
 
+def _sleep(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def _now() -> float:
+    return time.time()
+
+
 def parse_link_header(value: str | None) -> dict[str, str]:
     """``{"next": url, "last": url, …}`` from an RFC 8288 ``Link`` header."""
     links: dict[str, str] = {}
@@ -110,8 +118,8 @@ class GitHubClient:
         api_url: str | None = None,
         *,
         graphql_url: str | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] | None = None,
+        clock: Callable[[], float] | None = None,
         max_retries: int = 4,
         backoff: float = 1.0,
         max_backoff: float = 30.0,
@@ -121,8 +129,9 @@ class GitHubClient:
         self.api_url = (api_url or os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL).rstrip("/")
         self.graphql_url = graphql_url or os.environ.get("GITHUB_GRAPHQL_URL") or graphql_url_for(self.api_url)
         self.__token = _Secret(token) if token else None
-        self._sleep = sleep
-        self._clock = clock
+        # Looked up at call time so tests can patch time.sleep / time.time.
+        self._sleep = sleep if sleep is not None else _sleep
+        self._clock = clock if clock is not None else _now
         self.max_retries = max_retries
         self.backoff = backoff
         self.max_backoff = max_backoff
