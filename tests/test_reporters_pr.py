@@ -366,3 +366,24 @@ def test_job_summary_absent_and_capped(tmp_path, monkeypatch):
     write_job_summary("é" * SUMMARY_LIMIT_BYTES, target)
     assert target.stat().st_size <= SUMMARY_LIMIT_BYTES
     target.read_text(encoding="utf-8")  # still valid UTF-8
+
+
+# ------------------------------------------------------------------------------ property-based
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_TRICKY = st.sampled_from(list("<>&|`*_[]()!#@:/\\~=\"'\n\r\t -.") + ["://", "www.", "<!--", "-->", "@a", "#1"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_TRICKY, st.text(max_size=5)), max_size=20).map("".join))
+def test_escaped_text_is_one_literal_table_cell(value):
+    from html import unescape
+
+    source = "| h | x |\n|---|---|\n| " + markdown.escape_text(value) + " | end |\n"
+    html = md().render(source)
+    cells = re.findall(r"<td>(.*?)</td>", html, flags=re.S)
+    assert len(cells) == 2 and cells[1] == "end"
+    assert "<" not in cells[0]  # no tags: no HTML, links, code or emphasis came from the text
+    assert unescape(cells[0]).replace(ZWJ, "") == markdown._clean(value).replace(ZWJ, "")
