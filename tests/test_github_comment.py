@@ -167,6 +167,20 @@ def test_behaviour_hide_and_new(gh):
     assert len(ours(gh)) == 2
 
 
+def test_hide_failure_is_not_fatal(gh, monkeypatch):
+    c = client_for(gh)
+    upsert_comment(c, REPO, PR, body("a"), "update", SHAS[0])
+
+    def refuse(node_id, classifier="OUTDATED"):
+        raise GitHubError("GraphQL: Could not resolve to a node", 200)
+
+    monkeypatch.setattr(c, "minimize_comment", refuse)
+    out = upsert_comment(c, REPO, PR, body("b"), "hide-and-new", SHAS[1])
+    assert out.action == "created" and not out.fell_back and out.hidden == []
+    assert "could not hide" in out.reason
+    assert len(ours(gh)) == 2
+
+
 def test_behaviour_update_cleans_up_leftovers(gh):
     c = client_for(gh)
     a = upsert_comment(c, REPO, PR, body("a"), "new", SHAS[0])

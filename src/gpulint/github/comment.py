@@ -246,9 +246,15 @@ def _upsert(ctx: _Ctx, body: str, behaviour: str) -> Outcome:
     elif behaviour == "hide-and-new":
         for c in previous:
             node_id = c.get("node_id")
-            if node_id:
+            if not node_id:
+                continue
+            try:
                 ctx.client.minimize_comment(str(node_id), "OUTDATED")
-                outcome.hidden.append(int(c["id"]))
+            except GitHubError as exc:
+                # The new comment is already posted; an old one staying visible is cosmetic.
+                outcome.reason = f"could not hide an earlier comment: {ctx.client.scrub(str(exc))}"
+                continue
+            outcome.hidden.append(int(c["id"]))
     # Concurrent runs in the "new" modes: among comments created since our snapshot keep
     # the oldest one and make sure it carries the newest body.
     return _converge(ctx, body, outcome, ignore={int(c["id"]) for c in previous})
