@@ -426,6 +426,16 @@ def test_cli_flags_override_environment(gh, tmp_path, monkeypatch):
     assert len(gh.comments(REPO, 9)) == 1
 
 
+def test_cli_comment_author_for_app_tokens(gh, tmp_path, monkeypatch):
+    _env(monkeypatch, gh, tmp_path)
+    gh.add_token("ghs_APPtoken000000000000000000000005", "my-app[bot]", user_endpoint=False)
+    monkeypatch.setenv("GITHUB_TOKEN", "ghs_APPtoken000000000000000000000005")
+    assert invoke("--comment-author", "my-app[bot]").exit_code == 0
+    result = invoke("--comment-author", "my-app[bot]", "--head-sha", SHAS[1])
+    assert result.exit_code == 0 and "comment updated" in result.output
+    assert len(ours(gh, "my-app[bot]")) == 1
+
+
 def test_cli_fork_fallback(gh, tmp_path, monkeypatch):
     summary = _env(monkeypatch, gh, tmp_path)
     monkeypatch.setenv("GITHUB_TOKEN", RO_TOKEN)

@@ -112,6 +112,8 @@ def comment() -> None:
               show_default=True, help="How to treat an earlier gpulint comment.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]), default="never",
               show_default=True, help="Exit 1 (after commenting) if findings reach this severity.")
+@click.option("--comment-author", default=None,
+              help="Login that owns the gpulint comment; default: the token's user, or github-actions[bot].")
 @click.option("--strict", is_flag=True, help="Exit 1 instead of 0 when the comment could not be written.")
 @click.option("--max-chars", type=click.IntRange(min=1000, max=markdown.GITHUB_COMMENT_LIMIT), default=65000,
               show_default=True, help="Comment size budget.")
@@ -125,6 +127,7 @@ def github(
     api_url: str | None,
     behaviour: str,
     fail_on: str,
+    comment_author: str | None,
     strict: bool,
     max_chars: int,
 ) -> None:
@@ -156,7 +159,7 @@ def github(
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
         try:
-            outcome = upsert_comment(client, ctx.repo, ctx.pr, body, behaviour, ctx.head_sha)
+            outcome = upsert_comment(client, ctx.repo, ctx.pr, body, behaviour, ctx.head_sha, author=comment_author)
         except GitHubError as exc:
             problem = f"GitHub API error: {client.scrub(str(exc))}"
         else:
