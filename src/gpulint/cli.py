@@ -56,6 +56,7 @@ def _exit_code(report: dict[str, Any], fail_on: str) -> int:
 # Commands that live in their own modules, imported only when used (keeps start-up fast).
 # Add a command: one line here, "name": "module:attribute".
 LAZY_COMMANDS: dict[str, str] = {
+    "comment": "gpulint.github.cli:comment",
 }
 
 
@@ -83,8 +84,10 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output format.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "markdown", "github",
+                                                   "junit"]), default="text", show_default=True,
+              help="Output format: text, the JSON report, SARIF 2.1.0, Markdown, GitHub "
+                   "workflow annotations or JUnit XML.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to a file instead of standard output.")
 @click.option("--fail-on", type=click.Choice([*SEVERITIES, "never"]), default="warning",
@@ -115,16 +118,11 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, fail_on: str,
     opts = scan_mod.ScanOptions(inputs=inputs, hours=hours, max_file_bytes=max_file_size * 1024)
     result = scan_mod.run(list(paths) or ["."], rules, opts)
     report = report_mod.build(result, hours)
-    if fmt == "json":
-        from gpulint.reporters import json_report
+    from gpulint.reporters import render
 
-        text = json_report.render(report)
-    else:
-        from gpulint.reporters import text as text_reporter
-
-        use_colour = color if color is not None else (output is None and sys.stdout.isatty()
-                                                      and "NO_COLOR" not in os.environ)
-        text = text_reporter.render(report, colour=use_colour, verbose=verbose)
+    use_colour = color if color is not None else (output is None and sys.stdout.isatty()
+                                                  and "NO_COLOR" not in os.environ)
+    text = render(fmt, report, [r.as_dict() for r in rules], colour=use_colour, verbose=verbose)
     if output:
         with open(output, "w", encoding="utf-8") as fh:
             fh.write(text)
