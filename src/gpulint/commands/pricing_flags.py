@@ -57,17 +57,23 @@ def _pairs(values: tuple[str, ...], flag: str, what: str) -> dict[str, str]:
     return out
 
 
+def use_catalog(path: str) -> None:
+    """Price from the snapshot in ``path``; a missing or invalid file is a usage error."""
+    from gpulint import catalog
+
+    try:
+        catalog.use_catalog_file(path)
+    except (OSError, ValueError, KeyError, TypeError) as e:  # JSONDecodeError is a ValueError
+        raise click.UsageError(f"--catalog {path}: {e}") from None
+
+
 def apply_pricing_flags(opts: Any, pricing_overrides: str | None, catalog_file: str | None,
                         hours_for: tuple[str, ...], default_regions: tuple[str, ...]) -> None:
     """Load the files the flags name into ScanOptions; bad input is a usage error (exit 2)."""
-    from gpulint import catalog
     from gpulint.pricing_overrides import OverridesError, load
 
     if catalog_file:
-        try:
-            catalog.use_catalog_file(catalog_file)
-        except (OSError, ValueError) as e:  # JSONDecodeError is a ValueError
-            raise click.UsageError(f"--catalog {catalog_file}: {e}") from None
+        use_catalog(catalog_file)
     if pricing_overrides:
         try:
             opts.pricing_overrides = load(pricing_overrides)
