@@ -7,11 +7,10 @@ from) so a reviewer can trace it. docs/cost.md describes the method.
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from gpulint import catalog
+from gpulint import catalog, globs
 from gpulint.model import Resource, Unknown
 from gpulint.pricing_overrides import PricingOverrides
 
@@ -96,7 +95,10 @@ def node_price(provider: str, instance_type: str, region: str, facts: dict[str, 
         where = catalog.regions(provider, instance_type)
         hint = f" (priced in {len(where)} other regions)" if where else ""
         return Unknown(f"no {provider} price for {instance_type} in {region}{hint}")
-    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"{provider} {instance_type} {region}"),
+    row = catalog.instance(provider, instance_type)  # the catalog's spelling of the row
+    name = row.name if row else instance_type
+    where = region.replace(" ", "").lower() if provider == "azure" else region
+    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"{provider} {name} {where}"),
                            provider, instance_type, overrides)
 
 
@@ -125,7 +127,7 @@ def _k8s_price(facts: dict[str, Any], opts: CostOptions) -> HourlyPrice | Unknow
         return Unknown(f"not priceable: {model.reason}")
     if not isinstance(model, str):
         return Unknown("not priceable: GPU model unknown")
-    best = catalog.cheapest_per_gpu_hour(model)
+    best = catalog.cheapest_per_gpu_hour(model, cloud if isinstance(cloud, str) else None)
     if best is None:
         return Unknown(f"not priceable: no per-GPU price for {model}")
     _, provider, cheapest, region = best
@@ -195,7 +197,7 @@ def resource_hours(res: Resource, opts: CostOptions) -> tuple[float, str]:
     if res.address in opts.hours_by_address:
         return float(opts.hours_by_address[res.address]), f"hours for {res.address}"
     for pattern, hours in opts.hours_by_address.items():
-        if fnmatch.fnmatchcase(res.address, pattern):
+        if globs.match(pattern, res.address):
             return float(hours), f"hours for {pattern}"
     workload = res.facts.get("workload")
     if isinstance(workload, str) and workload in opts.hours_by_workload:

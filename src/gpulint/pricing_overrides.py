@@ -9,11 +9,12 @@ listed wins.
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
+
+from gpulint import globs
 
 PROVIDERS = ("aws", "gcp", "azure")
 CAPACITIES = ("on-demand", "spot", "any")
@@ -43,7 +44,7 @@ class Override:
         name = instance_type.lower() if provider == "azure" else instance_type
         if self.instance_type is not None:
             pattern = self.instance_type.lower() if provider == "azure" else self.instance_type
-            return fnmatch.fnmatchcase(name, pattern)
+            return globs.match(pattern, name)
         if self.family is not None:
             fam = self.family.lower() if provider == "azure" else self.family
             return name == fam or (name.startswith(fam) and (
@@ -53,7 +54,7 @@ class Override:
     def specificity(self) -> tuple[int, int]:
         """(target, capacity): exact type 4, type glob 3, family 2 (+ length), provider 1."""
         if self.instance_type is not None:
-            target = 4 if not any(c in self.instance_type for c in "*?[") else 3
+            target = 3 if globs.is_pattern(self.instance_type) else 4
         elif self.family is not None:
             target = 2
         else:
