@@ -218,3 +218,13 @@ def test_type_not_priced_in_region_says_where_it_is() -> None:
     n = len(catalog.regions("aws", "g6.xlarge"))
     assert res.facts["cost.monthly"] == Unknown(
         f"no aws price for g6.xlarge in eu-west-1 (priced in {n} other regions)")
+
+
+def test_region_from_provider_alias_variable_and_provider_zone() -> None:
+    rs = _scan("regions")
+    # provider = aws.west, whose region comes from a variable default
+    _check(rs["aws_instance.a"], "aws", "g5.xlarge", "us-west-2", "on-demand", 1)
+    # google provider with only a zone: the zone's region
+    z = rs["google_compute_instance.z"]
+    _check(z, "gcp", "g2-standard-4", "europe-west4", "on-demand", 1)
+    assert "europe-west4 (region from code)" in z.facts["cost.basis"]
