@@ -228,3 +228,22 @@ def test_region_from_provider_alias_variable_and_provider_zone() -> None:
     z = rs["google_compute_instance.z"]
     _check(z, "gcp", "g2-standard-4", "europe-west4", "on-demand", 1)
     assert "europe-west4 (region from code)" in z.facts["cost.basis"]
+
+
+def test_rightsizing_alternative_priced_with_the_same_overrides() -> None:
+    fixture = os.path.join(os.path.dirname(__file__), "rules", "gpu-oversized-for-model")
+    rules = [r for r in load_rules() if r.id == "gpu-oversized-for-model"]
+    plain = scan.run([fixture], rules)
+    found = next(f for f in plain.findings if f.monthly_saving_usd)
+    res = next(r for r in plain.resources if r.address == found.address)
+    alt = res.facts["sizing.alternative"]
+    overrides = parse(f"overrides:\n  - provider: {res.facts['provider']}\n"
+                      f"    instance_type: {alt}\n    hourly_usd: 0.25\n", "o.yaml")
+    again = scan.run([fixture], rules, scan.ScanOptions(pricing_overrides=overrides))
+    res2 = next(r for r in again.resources if r.address == found.address)
+    fd2 = next(f for f in again.findings if f.address == found.address and f.rule == found.rule)
+    assert res2.facts["sizing.alternative"] == alt
+    count = res2.facts["cost.count"]
+    assert res2.facts["sizing.alternative_monthly"] == round(0.25 * max(count, 1) * 730, 2)
+    assert fd2.monthly_saving_usd == round(
+        res2.facts["cost.monthly"] - res2.facts["sizing.alternative_monthly"], 2)

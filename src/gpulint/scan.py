@@ -113,7 +113,8 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
     cost_opts = opts.cost_options()
     for res in resources:
         cost.price_resource(res, opts.hours, cost_opts)
-        rightsizing.apply(res, rightsizing.SizingOptions(hours=res.facts["cost.hours"]))
+        rightsizing.apply(res, rightsizing.SizingOptions(hours=res.facts["cost.hours"],
+                                                         overrides=opts.pricing_overrides))
     rules_by_id = rules
     findings, skipped = evaluate(resources, rules_by_id, opts.rule_options, opts.severities,
                                  opts.hours)
