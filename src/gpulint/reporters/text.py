@@ -53,7 +53,6 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         if not verbose and len(ne) > 10:
             out.append(f"  … and {len(ne) - 10} more (use --verbose)")
     s = report["summary"]
-    cat = report["catalog"]
     counts = s["findings"]
     out.append("")
     out.append(
