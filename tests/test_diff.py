@@ -228,3 +228,31 @@ def test_git_problems_are_usage_errors(repo: str, tmp_path: Any,
     monkeypatch.chdir(outside)
     code, _, err = _run("diff", "--base", "HEAD", ".")
     assert code == 2 and "not inside a git repository" in err
+
+
+def test_rename_with_a_resize_is_removed_plus_added_and_unpriced_changes_are_counted(
+        repo: str) -> None:
+    text = HEAD.replace('"new_name" {\n  instance_type = "g5.2xlarge"',
+                        '"new_name" {\n  instance_type = "g5.8xlarge"')
+    text += '\nresource "aws_instance" "mystery" {\n  instance_type = var.gpu_type\n}\n' \
+            'variable "gpu_type" {}\n'
+    _write(os.path.join(repo, "infra", "main.tf"), text)
+    d = _diff("--base", "HEAD", "infra")
+    by = {e["address"]: e for e in d["resources"]}
+    assert by["aws_instance.new_name"]["change"] == "added"
+    assert by["aws_instance.old_name"]["change"] == "removed"
+    mystery = by["aws_instance.mystery"]
+    assert mystery["change"] == "added" and mystery["after_usd"] is None
+    assert mystery["delta_usd"] is None and d["unpriced_changes"] == 1
+    code, out, _ = _run("diff", "--base", "HEAD", "infra")
+    assert "1 changed resource(s) could not be priced" in out
+
+
+@pytest.mark.parametrize("content,message", [
+    ("{not json", "base.json:1: invalid JSON"),
+    ('{"resources": []}', "not a `gpulint scan --format json` report"),
+])
+def test_compare_to_a_bad_file(repo: str, content: str, message: str) -> None:
+    _write(os.path.join(repo, "base.json"), content)
+    code, _, err = _run("diff", "--compare-to", "base.json", "infra")
+    assert code == 2 and message in err
