@@ -79,7 +79,13 @@ def apply_pricing_flags(opts: Any, pricing_overrides: str | None, catalog_file: 
             opts.pricing_overrides = load(pricing_overrides)
         except OverridesError as e:
             raise click.UsageError(str(e)) from None
+    from gpulint.facts.common import WORKLOADS
+
+    known = sorted(WORKLOADS | {"unknown"})
     for workload, hours in _pairs(hours_for, "--hours-for", "WORKLOAD=HOURS").items():
+        if workload not in known:
+            raise click.UsageError(f"--hours-for: unknown workload {workload!r}; expected one "
+                                   f"of {', '.join(known)}")
         try:
             value = float(hours)
         except ValueError:
@@ -89,6 +95,10 @@ def apply_pricing_flags(opts: Any, pricing_overrides: str | None, catalog_file: 
                                    f"744, got {hours!r}")
         opts.hours_by_workload[workload] = value
     regions = _pairs(default_regions, "--default-region", "PROVIDER=REGION")
+    for provider in regions:
+        if provider.lower() not in ("aws", "gcp", "azure"):
+            raise click.UsageError(f"--default-region: unknown provider {provider!r}; expected "
+                                   "aws, gcp or azure")
     opts.default_regions.update({k.lower(): v for k, v in regions.items()})
 
 
