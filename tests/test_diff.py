@@ -256,3 +256,33 @@ def test_compare_to_a_bad_file(repo: str, content: str, message: str) -> None:
     _write(os.path.join(repo, "base.json"), content)
     code, _, err = _run("diff", "--compare-to", "base.json", "infra")
     assert code == 2 and message in err
+
+
+def test_local_modules_resolve_at_base_and_are_not_scanned_twice(repo: str) -> None:
+    _write(os.path.join(repo, "modules", "gpu", "main.tf"), textwrap.dedent("""\
+        variable "size" {}
+        resource "aws_instance" "node" {
+          instance_type = var.size
+          tags          = { team = "ml", project = "p", env = "prod" }
+        }
+    """))
+    _write(os.path.join(repo, "stack", "main.tf"), textwrap.dedent("""\
+        provider "aws" {
+          region = "us-east-1"
+        }
+        module "gpu" {
+          source = "../modules/gpu"
+          size   = "g5.xlarge"
+        }
+    """))
+    _git(repo, "add", "modules", "stack")
+    _git(repo, "commit", "-qm", "module")
+    with open(os.path.join(repo, "stack", "main.tf")) as fh:
+        text = fh.read()
+    _write(os.path.join(repo, "stack", "main.tf"), text.replace("g5.xlarge", "g5.2xlarge"))
+    d = _diff("--base", "HEAD", "stack", "modules")
+    assert [(e["address"], e["change"]) for e in d["resources"]] == [
+        ("module.gpu.aws_instance.node", "changed")]
+    entry = d["resources"][0]
+    assert entry["before_usd"] == _monthly("g5.xlarge")
+    assert entry["after_usd"] == _monthly("g5.2xlarge")
