@@ -247,3 +247,18 @@ def test_rightsizing_alternative_priced_with_the_same_overrides() -> None:
     assert res2.facts["sizing.alternative_monthly"] == round(0.25 * max(count, 1) * 730, 2)
     assert fd2.monthly_saving_usd == round(
         res2.facts["cost.monthly"] - res2.facts["sizing.alternative_monthly"], 2)
+
+
+def test_tpu_slice_priced_per_slice_hour() -> None:
+    region = next(iter(catalog.price_table("gcp-accelerator", "tpu-v6e-8")))
+    res = Resource("google_tpu_v2_vm.tpu", "google_tpu_v2_vm", "tpu.tf", 1, "terraform")
+    res.facts.update({"provider": "gcp", "region": region, "region.source": "code",
+                      "instance.type": "v6e-8", "capacity": "spot", "replicas.desired": 1})
+    cost.price_resource(res)
+    row = catalog.gcp_accelerator_price("tpu-v6e-8", region)
+    assert row and row.spot
+    assert res.facts["cost.monthly"] == round(row.spot * 730, 2)
+    assert res.facts["cost.basis"].startswith(f"gcp tpu-v6e-8 slice {region} (region from code) spot")
+    res.facts["region"] = "mars-north1"
+    cost.price_resource(res)
+    assert "no gcp price for TPU slice tpu-v6e-8 in mars-north1" in res.facts["cost.monthly"].reason

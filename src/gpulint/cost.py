@@ -91,6 +91,10 @@ def node_price(provider: str, instance_type: str, region: str, facts: dict[str, 
                              f"gcp {instance_type} + {n:g}× {acc_name} {region}")
         return apply_overrides(listed, provider, instance_type, overrides)
     p = catalog.price(provider, instance_type, region)
+    if p is None and provider == "gcp":
+        tpu = _tpu_price(instance_type, region, overrides)
+        if tpu is not None:
+            return tpu
     if p is None:
         where = catalog.regions(provider, instance_type)
         hint = f" (priced in {len(where)} other regions)" if where else ""
@@ -100,6 +104,21 @@ def node_price(provider: str, instance_type: str, region: str, facts: dict[str, 
     where = region.replace(" ", "").lower() if provider == "azure" else region
     return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"{provider} {name} {where}"),
                            provider, instance_type, overrides)
+
+
+def _tpu_price(name: str, region: str,
+               overrides: PricingOverrides | None) -> HourlyPrice | Unknown | None:
+    """A TPU slice ("v6e-8" or "tpu-v6e-8"), priced per slice-hour; None if not a TPU."""
+    spec = catalog.gcp_accelerator(name)
+    if spec is None or spec.accelerator_kind != "tpu":
+        return None
+    p = catalog.gcp_accelerator_price(spec.name, region)
+    if p is None:
+        where = catalog.price_table("gcp-accelerator", spec.name)
+        hint = f" (priced in {len(where)} other regions)" if where else ""
+        return Unknown(f"no gcp price for TPU slice {spec.name} in {region}{hint}")
+    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"gcp {spec.name} slice {region}"),
+                           "gcp", spec.name, overrides)
 
 
 def _default_region(provider: str, opts: CostOptions) -> tuple[str, str]:
