@@ -208,8 +208,10 @@ def test_override_named_in_basis_and_used_for_savings() -> None:
     assert res.facts["cost.monthly"] == round(discounted * 4 * 730, 2)
     assert (f"on-demand {cost.usd_rate(discounted)}/h [override prices.yaml:2 (aws family g5 "
             f"on-demand -20%, EDP): list {cost.usd_rate(row.ondemand)}/h]") in res.facts["cost.basis"]
-    saving, _ = cost.finding_saving(res, {"capacity": "spot"})
+    saving, basis = cost.finding_saving(res, {"capacity": "spot"})
     assert saving == round((discounted - row.spot) * 4 * 730, 2)
+    assert basis and basis.endswith("[override prices.yaml:2 (aws family g5 on-demand -20%, EDP): "
+                                    f"list {cost.usd_rate(row.ondemand)}/h]")
 
 
 def test_type_not_priced_in_region_says_where_it_is() -> None:

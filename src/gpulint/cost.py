@@ -307,8 +307,10 @@ def finding_saving(res: Resource, compare_with: dict[str, Any],
         on_demand_share = 1 - frac if isinstance(frac, float) else 1.0
         saving = (price.ondemand - price.spot) * count * hours * on_demand_share
         share = f" on the {on_demand_share:.0%} on-demand share" if on_demand_share < 1 else ""
+        notes = "; ".join(n for n in (price.spot_override, price.ondemand_override) if n)
         return round(saving, 2), (f"spot {usd_rate(price.spot)}/h vs on-demand "
-                                  f"{usd_rate(price.ondemand)}/h{share} × {count:g} × {hours:g} h")
+                                  f"{usd_rate(price.ondemand)}/h{share} × {count:g} × {hours:g} h"
+                                  + (f" [{notes}]" if notes else ""))
     if "hours_per_month" in compare_with:
         used = float(compare_with["hours_per_month"])
         if used >= hours:
