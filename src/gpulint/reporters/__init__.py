@@ -1,6 +1,7 @@
-"""Output formats. Each renders the JSON report dict to text; the registry is explicit."""
+"""Output formats. Each renders the JSON report dict to text; the registry is explicit.
 
-from __future__ import annotations
+No `from __future__ import annotations` here: it would shadow the `annotations` submodule.
+"""
 
 import importlib
 from typing import Any
