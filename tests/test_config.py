@@ -126,18 +126,42 @@ def test_model_declaration_and_default_region(repo: Path) -> None:
         ("eu-west-1", "config")
 
 
-def test_pricing_and_usage_hours_reach_scan_options(repo: Path) -> None:
-    from gpulint.scan import ScanOptions
+PRICES = "overrides:\n  - provider: aws\n    instance_type: g5.xlarge\n    hourly_usd: 0.9\n"
 
-    (repo / "prices.yaml").write_text("aws:\n  g5.xlarge: {ondemand: 0.9}\n")
+
+def _costs(*args: str) -> dict[str, tuple[float, float, str]]:
+    _, doc = _json_scan("infra", *args)
+    return {r["address"]: (r["hourly_cost_usd"], r["monthly_cost_usd"], r["price_basis"])
+            for r in doc["resources"]}
+
+
+def test_pricing_overrides_usage_hours_and_regions(repo: Path) -> None:
+    (repo / "prices.yaml").write_text(PRICES)
     (repo / ".gpulint.yaml").write_text(
-        "pricing_overrides: prices.yaml\n"
-        "usage_hours: {by_workload: {training: 200}, by_resource: {aws_instance.train: 50}}\n")
-    opts = ScanOptions()
-    config.apply(config.load(".gpulint.yaml"), [], opts)
-    assert opts.pricing_overrides == {"aws": {"g5.xlarge": {"ondemand": 0.9}}}
-    assert opts.hours_by_workload == {"training": 200}
-    assert opts.hours_by_address == {"aws_instance.train": 50}
+        "pricing_overrides: prices.yaml\nregions: {aws: eu-west-1}\n"
+        "usage_hours: {by_workload: {training: 200}, by_resource: {aws_instance.untagged: 50}}\n")
+    costs = _costs()
+    hourly, monthly, basis = costs["aws_instance.untagged"]
+    assert (hourly, monthly) == (0.9, 45.0)
+    assert "eu-west-1 (configured default region)" in basis and "override prices.yaml:2" in basis
+    assert "× 200 h (hours for workload training)" in costs["aws_instance.train"][2]
+    # Flags win over the file.
+    costs = _costs("--hours-for", "training=100", "--default-region", "aws=us-west-2")
+    assert "us-west-2" in costs["aws_instance.train"][2] and "× 100 h" in costs["aws_instance.train"][2]
+
+
+def test_inline_pricing_overrides_and_their_errors(repo: Path) -> None:
+    import yaml
+
+    inline = {"pricing_overrides": yaml.safe_load(PRICES)}
+    (repo / ".gpulint.yaml").write_text(yaml.safe_dump(inline))
+    assert _costs()["aws_instance.untagged"][0] == 0.9
+    (repo / "prices.yaml").write_text(PRICES.replace("0.9", "0.5"))
+    assert _costs("--pricing-overrides", "prices.yaml")["aws_instance.untagged"][0] == 0.5
+    (repo / ".gpulint.yaml").write_text("pricing_overrides: {overrides: [{provider: ibm}]}\n")
+    result = _invoke("scan", "infra")
+    assert result.exit_code == 2 and ".gpulint.yaml pricing_overrides" in result.stderr
+    assert "provider must be one of aws, gcp, azure" in result.stderr
 
 
 # --- errors ----------------------------------------------------------------------------------
@@ -265,3 +289,16 @@ def test_every_commented_example_in_the_starter_is_valid() -> None:
     data = yaml.safe_load(uncommented)
     assert config.validate(data) == []
     assert {"regions", "models", "usage_hours", "thresholds", "rules_dirs"} <= set(data)
+
+
+def test_cost_threshold_is_the_diff_default(repo: Path) -> None:
+    base = _invoke("scan", "infra", "--format", "json", "--fail-on", "never")
+    (repo / "base.json").write_text(base.stdout)
+    (repo / "infra" / "extra.tf").write_text(
+        'resource "aws_instance" "extra" {\n  instance_type = "g5.xlarge"\n}\n')
+    (repo / ".gpulint.yaml").write_text("thresholds: {max_increase_usd: 100}\n")
+    result = _invoke("diff", "infra", "--compare-to", "base.json")
+    assert result.exit_code == 1
+    assert "more than --max-increase $100" in result.stderr
+    assert _invoke("diff", "infra", "--compare-to", "base.json",
+                   "--max-increase", "5000").exit_code == 0

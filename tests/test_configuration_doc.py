@@ -25,16 +25,19 @@ def _blocks(lang: str) -> list[str]:
 
 def test_full_examples_are_valid_and_apply(tmp_path: Path) -> None:
     (tmp_path / "policies" / "gpulint").mkdir(parents=True)
-    (tmp_path / "prices.yaml").write_text("aws: {}\n")
+    (tmp_path / "prices.yaml").write_text("overrides: []\n")
     (tmp_path / ".gpulint.yaml").write_text(_blocks("yaml")[0])
     (tmp_path / "pyproject.toml").write_text(_blocks("toml")[0])
     for name in (".gpulint.yaml", "pyproject.toml"):
         loaded = config.load(str(tmp_path / name))
-        opts = ScanOptions()
-        rules = config.apply(loaded, load_rules(), opts)
-        assert "gpu-notebook-without-shutdown" not in {r.id for r in rules}
-        assert opts.severities["gpu-training-on-demand"].value == "error"
-    assert opts.rule_options["gpu-missing-cost-tags"]["required"] == ["team", "project"]
+        config.apply(loaded, ScanOptions())
+        rules = {r.id: r for r in config.configure_rules(loaded, load_rules())}
+        assert "gpu-notebook-without-shutdown" not in rules
+        assert rules["gpu-training-on-demand"].severity.value == "error"
+        assert rules["gpu-missing-cost-tags"].options["required"] == \
+            (["team", "project"] if name == "pyproject.toml" else
+             {"aws": ["team", "project", "cost-center"], "kubernetes": ["team"],
+              "default": ["team", "project"]})
 
 
 def test_error_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 import click
 
 from gpulint import __version__
+from gpulint.commands.pricing_flags import scan_flags
 
 EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 SEVERITIES = ("error", "warning", "info")
@@ -35,12 +36,23 @@ def _parse_vars(values: tuple[str, ...]) -> dict[str, str]:
 
 
 def _load_rules(rules_dirs: tuple[str, ...]) -> list[Any]:
+    """Built-in and extra rules, as the configuration (if any) turns them on, off or tunes them."""
     from gpulint.ruleset import RuleError, load_rules
 
     try:
-        return load_rules(rules_dirs)
+        rules = load_rules(rules_dirs)
     except RuleError as e:
         _fail_usage(f"invalid rules\n{e}")
+    ctx = click.get_current_context(silent=True)
+    config = ctx.meta.get("gpulint.config") if ctx is not None else None
+    if config is None:
+        return rules
+    from gpulint.config import ConfigError, configure_rules
+
+    try:
+        return configure_rules(config, rules)
+    except ConfigError as e:
+        _fail_usage(str(e))
 
 
 def _exit_code(report: dict[str, Any], fail_on: str) -> int:
@@ -56,6 +68,10 @@ def _exit_code(report: dict[str, Any], fail_on: str) -> int:
 # Commands that live in their own modules, imported only when used (keeps start-up fast).
 # Add a command: one line here, "name": "module:attribute".
 LAZY_COMMANDS: dict[str, str] = {
+    "catalog": "gpulint.commands.catalog_cmd:catalog_cmd",
+    "comment": "gpulint.github.cli:comment",
+    "cost": "gpulint.commands.cost_cmd:cost",
+    "diff": "gpulint.commands.diff_cmd:diff",
     "baseline": "gpulint.commands.baseline:baseline",
     "init": "gpulint.commands.init:init",
 }
@@ -83,49 +99,6 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj = {"debug": debug}
 
 
-def _config_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Find and validate the configuration before the other options take their defaults, so
-    they default to the file's values and an explicit flag still wins (Black's pattern)."""
-    from gpulint.config import ConfigError, resolve
-
-    try:
-        config = resolve(value, ctx.params.get("paths") or ())
-    except ConfigError as e:
-        _fail_usage(str(e))
-    ctx.meta["gpulint.config"] = config
-    if config is not None:
-        ctx.default_map = {**config.cli_defaults(), **(ctx.default_map or {})}
-    return value
-
-
-def scan_inputs(f: Any) -> Any:
-    """The options that decide what is scanned and how, shared by scan and baseline."""
-    decorators = [
-        click.argument("paths", nargs=-1, type=click.Path(), is_eager=True),
-        click.option("--config", "config_file", type=click.Path(dir_okay=False), is_eager=True,
-                     callback=_config_callback, expose_value=True,
-                     help="Configuration file (default: .gpulint.yaml or [tool.gpulint] in "
-                          "pyproject.toml, searched upwards from the scanned paths)."),
-        click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
-                     help="Set a Terraform root variable (like terraform -var)."),
-        click.option("--var-file", "var_files", multiple=True,
-                     type=click.Path(exists=True, dir_okay=False),
-                     help="Read Terraform variables from a .tfvars file (like terraform -var-file)."),
-        click.option("--rules-dir", "rules_dirs", multiple=True,
-                     type=click.Path(exists=True, file_okay=False),
-                     help="Extra directory of rule files."),
-        click.option("--exclude", multiple=True, metavar="GLOB",
-                     help="Do not scan paths matching this glob (repeatable)."),
-        click.option("--hours", type=click.FloatRange(0, 744, min_open=True), default=730.0,
-                     show_default=True, help="Hours a month each resource runs."),
-        click.option("--max-file-size", type=click.IntRange(1), default=5 * 1024,
-                     show_default=True, help="Skip files larger than this many KiB (with a notice)."),
-    ]
-    for decorator in reversed(decorators):
-        f = decorator(f)
-    return f
-
-
 def _given_files(paths: list[str]) -> tuple[list[str], set[str] | None]:
     """When only files are given (pre-commit), report on those files alone; a changed .tfvars
     file stands for the Terraform files of its directory."""
@@ -142,33 +115,23 @@ def _given_files(paths: list[str]) -> tuple[list[str], set[str] | None]:
     return out, {os.path.normpath(p) for p in out}
 
 
-def run_scan(ctx: click.Context, params: dict[str, Any]) -> tuple[Any, float]:
-    """Load rules and configuration, scan, and return (ScanResult, hours)."""
+def run_scan(rules_dirs: tuple[str, ...], params: dict[str, Any]) -> tuple[Any, Any]:
+    """Build options (flags, then configuration), scan, and return (ScanResult, rules)."""
     from gpulint import scan as scan_mod
-    from gpulint.config import ConfigError, apply
-    from gpulint.terraform.module import Inputs
+    from gpulint.commands.pricing_flags import build_options
 
-    rules = _load_rules(tuple(params["rules_dirs"]))
-    inputs = Inputs(var_files=list(params["var_files"]), vars=_parse_vars(params["variables"]),
-                    env={k: v for k, v in os.environ.items() if k.startswith("TF_VAR_")})
-    paths, report_only = _given_files(list(params["paths"]) or ["."])
-    opts = scan_mod.ScanOptions(
-        inputs=inputs, hours=params["hours"], max_file_bytes=params["max_file_size"] * 1024,
-        report_only=report_only,
-        exclude=[os.path.normpath(os.path.join(os.getcwd(), g)) for g in params["exclude"]])
-    config = ctx.meta.get("gpulint.config")
-    if config is not None:
-        try:
-            rules = apply(config, rules, opts)
-        except ConfigError as e:
-            _fail_usage(str(e))
-    return scan_mod.run(paths, rules, opts), params["hours"]
+    opts = build_options(params)
+    rules = _load_rules(rules_dirs)
+    paths, opts.report_only = _given_files(list(params.pop("paths")) or ["."])
+    return scan_mod.run(paths, rules, opts), rules
 
 
 @cli.command()
-@scan_inputs
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output format.")
+@click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "markdown", "github",
+                                                   "junit"]), default="text", show_default=True,
+              help="Output format: text, the JSON report, SARIF 2.1.0, Markdown, GitHub "
+                   "workflow annotations or JUnit XML.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to a file instead of standard output.")
 @click.option("--fail-on", type=click.Choice([*SEVERITIES, "never"]), default="warning",
@@ -178,14 +141,14 @@ def run_scan(ctx: click.Context, params: dict[str, Any]) -> tuple[Any, float]:
 @click.option("--show-suppressed", is_flag=True, help="List the findings hidden by suppressions.")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: on a terminal).")
 @click.option("--verbose", "-v", is_flag=True, help="Show remediations, price bases and every unevaluated item.")
-@click.pass_context
-def scan(ctx: click.Context, fmt: str, output: str | None, fail_on: str,
-         baseline_file: str | None, show_suppressed: bool, color: bool | None, verbose: bool,
+@scan_flags
+def scan(fmt: str, output: str | None, fail_on: str, baseline_file: str | None,
+         show_suppressed: bool, color: bool | None, verbose: bool, rules_dirs: tuple[str, ...],
          **params: Any) -> None:
     """Scan PATHS (default: the current directory) for GPU cost problems."""
     from gpulint import report as report_mod
 
-    result, hours = run_scan(ctx, params)
+    result, rules = run_scan(rules_dirs, params)
     if baseline_file:
         from gpulint import baseline
 
@@ -194,17 +157,12 @@ def scan(ctx: click.Context, fmt: str, output: str | None, fail_on: str,
         except baseline.BaselineError as e:
             _fail_usage(str(e))
         result.findings, result.baselined = baseline.split(result.findings, known)
-    report = report_mod.build(result, hours, show_suppressed=show_suppressed)
-    if fmt == "json":
-        from gpulint.reporters import json_report
+    report = report_mod.build(result, result.options.hours, show_suppressed=show_suppressed)
+    from gpulint.reporters import render
 
-        text = json_report.render(report)
-    else:
-        from gpulint.reporters import text as text_reporter
-
-        use_colour = color if color is not None else (output is None and sys.stdout.isatty()
-                                                      and "NO_COLOR" not in os.environ)
-        text = text_reporter.render(report, colour=use_colour, verbose=verbose)
+    use_colour = color if color is not None else (output is None and sys.stdout.isatty()
+                                                  and "NO_COLOR" not in os.environ)
+    text = render(fmt, report, [r.as_dict() for r in rules], colour=use_colour, verbose=verbose)
     if output:
         with open(output, "w", encoding="utf-8") as fh:
             fh.write(text)

@@ -44,8 +44,17 @@ class Config:
             out["rules_dirs"] = [self.relative(p) for p in d["rules_dirs"]]
         if "exclude" in d:
             out["exclude"] = [self.relative(p) for p in d["exclude"]]
-        if "default" in d.get("usage_hours", {}):
-            out["hours"] = float(d["usage_hours"]["default"])
+        hours = d.get("usage_hours", {})
+        if "default" in hours:
+            out["hours"] = float(hours["default"])
+        if "by_workload" in hours:
+            out["hours_for"] = [f"{k}={v}" for k, v in hours["by_workload"].items()]
+        if "regions" in d:
+            out["default_regions"] = [f"{k}={v}" for k, v in d["regions"].items()]
+        if isinstance(d.get("pricing_overrides"), str):
+            out["pricing_overrides"] = display(self.relative(d["pricing_overrides"]))
+        if "max_increase_usd" in d.get("thresholds", {}):
+            out["max_increase"] = float(d["thresholds"]["max_increase_usd"])
         return out
 
 
@@ -309,47 +318,30 @@ def _check_values(config: Config, lines: dict[tuple[Any, ...], int]) -> list[Pro
     return problems
 
 
-def pricing_overrides(config: Config) -> dict[str, Any]:
-    """The inline mapping, or the YAML file it names (read only when set)."""
-    value = config.data.get("pricing_overrides")
-    if value is None:
-        return {}
-    if isinstance(value, dict):
-        return value
-    path = config.relative(value)
-    data, _ = _load_yaml(path)
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: pricing overrides must be a mapping")
-    return data
-
-
 # ---------------------------------------------------------------------------------------------
 # Applying
 
 TAGS_RULE = "gpu-missing-cost-tags"
 
 
-def apply(config: Config, rules: list[Any], opts: Any) -> list[Any]:
-    """Set ScanOptions from the configuration; return the enabled rules.
+def configure_rules(config: Config, rules: list[Any]) -> list[Any]:
+    """The enabled rules, with configured severities and options (tags included).
 
     Rule ids and option names are checked against the loaded rules (custom ones included), so a
     misspelt id is an error with a suggestion, not a silently ignored setting.
     """
-    from gpulint.declarations import ModelDeclaration
-    from gpulint.facts.declared_model import ModelDecl
+    import dataclasses
+
     from gpulint.model import Severity
 
     d = config.data
     by_id = {r.id: r for r in rules}
     problems: list[Problem] = []
+    changes: dict[str, dict[str, Any]] = {}
     disabled: set[str] = set()
     tags = d.get("tags", {})
-    if tags and TAGS_RULE in by_id:
-        tag_options = opts.rule_options.setdefault(TAGS_RULE, {})
-        if "required" in tags:
-            tag_options["required"] = tags["required"]
-        if "patterns" in tags:
-            tag_options["patterns"] = tags["patterns"]
+    if TAGS_RULE in by_id and tags:
+        changes[TAGS_RULE] = {"options": {**by_id[TAGS_RULE].options, **tags}}
     for rule_id, setting in d.get("rules", {}).items():
         rule = by_id.get(rule_id)
         if rule is None:
@@ -357,37 +349,51 @@ def apply(config: Config, rules: list[Any], opts: Any) -> list[Any]:
                              f"{did_you_mean(rule_id, by_id)}",
                              config.lines.get(("rules", rule_id))))
             continue
-        if setting is False or setting == "off":
-            disabled.add(rule_id)
-            continue
-        if isinstance(setting, str):
-            opts.severities[rule_id] = Severity(setting)
-            continue
         if not isinstance(setting, dict):
-            continue
+            setting = {"enabled": False} if setting in (False, "off") else \
+                {} if setting is True else {"severity": setting}
         if setting.get("enabled") is False:
             disabled.add(rule_id)
+        change = changes.setdefault(rule_id, {})
         if "severity" in setting:
-            opts.severities[rule_id] = Severity(setting["severity"])
+            change["severity"] = Severity(setting["severity"])
+        options = dict(change.get("options", rule.options))
         for name, value in setting.get("options", {}).items():
             if name not in rule.options:
                 problems.append((("rules", rule_id, "options", name),
                                  f"rule {rule_id} has no option {name!r}"
                                  f"{did_you_mean(name, rule.options)}",
                                  config.lines.get(("rules", rule_id, "options", name))))
-                continue
-            opts.rule_options.setdefault(rule_id, {})[name] = value
+            options[name] = value
+        change["options"] = options
     if problems:
         raise ConfigError(format_problems(display(config.path), problems))
-    opts.default_regions.update(d.get("regions", {}))
+    return [dataclasses.replace(r, **changes.get(r.id, {})) for r in rules if r.id not in disabled]
+
+
+def apply(config: Config, opts: Any) -> None:
+    """Settings that have no flag: model declarations, hours per resource, inline pricing
+    overrides, suppression policy. (The others reach ScanOptions through the flags' defaults.)"""
+    from gpulint.declarations import ModelDeclaration
+    from gpulint.facts.declared_model import ModelDecl
+
+    d = config.data
     for m in d.get("models", []):
         decl = ModelDecl(m["model"], f"config {os.path.basename(config.path)}",
                          precision=m.get("precision"), purpose=m.get("purpose"))
         opts.model_declarations.append(ModelDeclaration(
             decl, m.get("address"), config.relative(m["path"]) if "path" in m else None))
-    hours = d.get("usage_hours", {})
-    opts.hours_by_workload.update(hours.get("by_workload", {}))
-    opts.hours_by_address.update(hours.get("by_resource", {}))
-    opts.pricing_overrides.update(pricing_overrides(config))
+    for address, hours in d.get("usage_hours", {}).get("by_resource", {}).items():
+        opts.hours_by_address.setdefault(address, float(hours))
+    inline = d.get("pricing_overrides")
+    if isinstance(inline, dict) and opts.pricing_overrides is None:  # a flag wins
+        import yaml
+
+        from gpulint.pricing_overrides import OverridesError, parse
+
+        try:
+            opts.pricing_overrides = parse(yaml.safe_dump(inline, sort_keys=False),
+                                           f"{display(config.path)} pricing_overrides")
+        except OverridesError as e:
+            raise ConfigError(str(e)) from None
     opts.require_reason = d.get("suppressions", {}).get("require_reason", True)
-    return [r for r in rules if r.id not in disabled]

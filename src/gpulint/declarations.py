@@ -1,5 +1,5 @@
-"""What the configuration declares about resources the code cannot tell: which model a resource
-serves or trains, the region a provider defaults to, and which paths are not scanned."""
+"""What the configuration declares that the code cannot tell: which model a resource serves or
+trains, and which paths are not scanned."""
 
 from __future__ import annotations
 
@@ -42,15 +42,10 @@ def excluded(path: str, patterns: Iterable[str]) -> bool:
     return any(glob_match(path, p) for p in patterns)
 
 
-def apply(resources: list[Resource], models: list[ModelDeclaration],
-          regions: dict[str, str]) -> None:
-    """Configured facts, set before pricing and sizing. A configured model replaces one read from
-    the code: the team wrote it down on purpose."""
+def apply(resources: list[Resource], models: list[ModelDeclaration]) -> None:
+    """Configured models, set before sizing. A configured model replaces one read from the code:
+    the team wrote it down on purpose."""
     for res in resources:
         decl = next((m.decl for m in models if m.matches(res)), None)
         if decl is not None:
             res.facts["model.declared"] = decl
-        provider = res.facts.get("provider")
-        if res.facts.get("region.source") == "default" and provider in regions:
-            res.facts["region"] = regions[provider]
-            res.facts["region.source"] = "config"

@@ -15,6 +15,7 @@ from gpulint.facts import kubernetes as k8s_facts
 from gpulint.facts import terraform as tf_facts
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity, SourceFile
 from gpulint.parse.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
+from gpulint.pricing_overrides import PricingOverrides
 from gpulint.ruleset import Rule
 from gpulint.terraform.loader import TerraformProject
 from gpulint.terraform.module import Inputs
@@ -29,18 +30,23 @@ class ScanOptions:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     severities: dict[str, Severity] = field(default_factory=dict)
+    # Pricing (docs/cost.md): parsed overrides file, hours a month per workload class and per
+    # resource address (glob patterns allowed), and per-provider default regions.
+    pricing_overrides: PricingOverrides | None = None
+    hours_by_workload: dict[str, float] = field(default_factory=dict)
+    hours_by_address: dict[str, float] = field(default_factory=dict)
+    default_regions: dict[str, str] = field(default_factory=dict)
     # Report only on these files (pre-commit passes changed files; their Terraform module
     # directories are still loaded whole for context). None: report on everything scanned.
     report_only: set[str] | None = None
     exclude: list[str] = field(default_factory=list)  # absolute path globs
-    default_regions: dict[str, str] = field(default_factory=dict)  # provider → region
     model_declarations: list[declarations.ModelDeclaration] = field(default_factory=list)
     require_reason: bool = True  # suppressions need `-- reason`
     today: dt.date | None = None  # for suppression expiry; None means today
-    # Set from the configuration; priced by the cost step (docs/configuration.md).
-    pricing_overrides: dict[str, Any] = field(default_factory=dict)
-    hours_by_workload: dict[str, float] = field(default_factory=dict)
-    hours_by_address: dict[str, float] = field(default_factory=dict)
+
+    def cost_options(self) -> cost.CostOptions:
+        return cost.CostOptions(self.hours, self.hours_by_workload, self.hours_by_address,
+                                self.pricing_overrides, self.default_regions)
 
 
 @dataclass
@@ -51,6 +57,7 @@ class ScanResult:
     not_evaluated: list[NotEvaluated]
     diagnostics: list[Diagnostic]
     module_notes: list[Any] = field(default_factory=list)
+    options: ScanOptions | None = None
     suppressed: list[tuple[Finding, suppressions.Suppression]] = field(default_factory=list)
     baselined: int = 0
 
@@ -79,7 +86,8 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
     found = discover(paths)
     if opts.exclude:
         found.files = [f for f in found.files if not declarations.excluded(f.path, opts.exclude)]
-    report_only = {os.path.normpath(p) for p in opts.report_only} \
+    # Compared as absolute paths: the given form (relative or absolute) differs from the shown one.
+    report_only = {os.path.abspath(p) for p in opts.report_only} \
         if opts.report_only is not None else None
     diagnostics = list(found.diagnostics)
     resources: list[Resource] = []
@@ -134,12 +142,14 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
             spans[(res.path, res.address)] = suppressions.Span(
                 res.path, res.line, inst.view.block.end_line or res.line)
     if report_only is not None:
-        resources = [r for r in resources if os.path.normpath(r.path) in report_only]
-        diagnostics = [d for d in diagnostics if os.path.normpath(d.path) in report_only]
-    declarations.apply(resources, opts.model_declarations, opts.default_regions)
+        resources = [r for r in resources if os.path.abspath(r.path) in report_only]
+        diagnostics = [d for d in diagnostics if os.path.abspath(d.path) in report_only]
+    declarations.apply(resources, opts.model_declarations)
+    cost_opts = opts.cost_options()
     for res in resources:
-        cost.price_resource(res, opts.hours)
-        rightsizing.apply(res, rightsizing.SizingOptions(hours=opts.hours))
+        cost.price_resource(res, opts.hours, cost_opts)
+        rightsizing.apply(res, rightsizing.SizingOptions(hours=res.facts["cost.hours"],
+                                                         overrides=opts.pricing_overrides))
     rules_by_id = rules
     findings, skipped = evaluate(resources, rules_by_id, opts.rule_options, opts.severities,
                                  opts.hours)
@@ -151,9 +161,9 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
     resources.sort(key=lambda r: (r.path, r.line, r.address))
     diagnostics.sort(key=lambda d: (d.path, d.line or 0, d.message))
     notes = [n for n in loaded.notes if report_only is None
-             or os.path.normpath(n.path) in report_only]
+             or os.path.abspath(n.path) in report_only]
     return ScanResult(len(found.files), resources, outcome.findings, outcome.not_evaluated,
-                      diagnostics, notes, outcome.suppressed)
+                      diagnostics, notes, opts, outcome.suppressed)
 
 
 def _add_module_context(project: TerraformProject, files: list[SourceFile]) -> None:
@@ -176,7 +186,7 @@ def _terraform_suppressions(project: TerraformProject, report_only: set[str] | N
     out: list[suppressions.Suppression] = []
     for files in project.dirs.values():
         for parsed in files:
-            if report_only is not None and os.path.normpath(parsed.path) not in report_only:
+            if report_only is not None and os.path.abspath(parsed.path) not in report_only:
                 continue
             text, _ = read(parsed.path)
             if text is not None:

@@ -6,20 +6,21 @@ from typing import Any
 
 import click
 
-from gpulint.cli import run_scan, scan_inputs
+from gpulint.cli import run_scan
+from gpulint.commands.pricing_flags import scan_flags
 
 
 @click.command()
-@scan_inputs
+@click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
               default=".gpulint-baseline.json", show_default=True,
               help="Where to write the baseline.")
-@click.pass_context
-def baseline(ctx: click.Context, output: str, **params: Any) -> None:
+@scan_flags
+def baseline(output: str, rules_dirs: tuple[str, ...], **params: Any) -> None:
     """Record the findings in PATHS (default: the current directory) as accepted."""
     from gpulint.baseline import to_json
 
-    result, _ = run_scan(ctx, params)
+    result, _ = run_scan(rules_dirs, params)
     with open(output, "w", encoding="utf-8") as fh:
         fh.write(to_json(result.findings))
     click.echo(f"{len(result.findings)} finding(s) recorded in {output}; "
