@@ -5,8 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 
-import pytest
-
 from gpulint import scan
 from gpulint.ruleset import load_rules
 
@@ -84,7 +82,7 @@ def test_unused_misspelt_and_malformed_suppressions_are_reported() -> None:
     assert {"aws_instance.misspelt", "aws_instance.bad_date"} <= set(_tag_findings(result))
 
 
-def test_suppressed_not_counted_as_findings_but_reported(capsys: pytest.CaptureFixture[str]) -> None:
+def test_suppressed_not_counted_as_findings_but_reported() -> None:
     from gpulint import report
 
     result = _run()
@@ -94,3 +92,17 @@ def test_suppressed_not_counted_as_findings_but_reported(capsys: pytest.CaptureF
     assert all(f["suppression"]["reason"] for f in doc["suppressed"])
     assert "suppressed" not in report.build(result, 730.0)  # listed only on request
     assert doc["summary"]["findings"]["warning"] == len(result.findings)
+
+
+def test_report_with_suppressed_findings_matches_the_schema() -> None:
+    import json
+
+    from jsonschema import Draft202012Validator
+
+    from conftest import ROOT
+    from gpulint import report
+
+    with open(os.path.join(ROOT, "src", "gpulint", "schemas", "report.schema.json")) as fh:
+        schema = json.load(fh)
+    doc = report.build(_run(), 730.0, show_suppressed=True)
+    Draft202012Validator(schema).validate(json.loads(json.dumps(doc)))
