@@ -98,9 +98,11 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
         res = tf_facts.build(inst)
         if res:
             resources.append(res)
+    sizing_opts, problems = rightsizing.options_from_rules(rules, opts.rule_options, opts.hours)
+    diagnostics.extend(Diagnostic("<rule options>", None, p, "warning") for p in problems)
     for res in resources:
         cost.price_resource(res, opts.hours)
-        rightsizing.apply(res, rightsizing.SizingOptions(hours=opts.hours))
+        rightsizing.apply(res, sizing_opts)
     rules_by_id = rules
     findings, skipped = evaluate(resources, rules_by_id, opts.rule_options, opts.severities,
                                  opts.hours)

@@ -1,0 +1,133 @@
+"""Priced GPU offers from the catalog that hold a memory estimate.
+
+Used by right-sizing (the cheapest fit in a resource's own provider and region) and by
+`gpulint explain-model` (the cheapest fits per provider). An offer is a whole instance, or for a
+Kubernetes pod that names only a GPU model, N GPUs at that provider's cheapest GPU-hour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from gpulint import catalog, generations, sizing
+
+MAX_POD_GPUS = 8  # the largest GPU count of one node in the catalog
+
+
+@dataclass(frozen=True)
+class Offer:
+    provider: str
+    name: str  # instance type, or "N× GPU" for GPUs requested by a pod
+    region: str
+    gpu_model: str
+    gpu_count: float
+    gpu_memory_gib: float
+    hourly: float
+    basis: str = ""  # where a per-GPU price comes from
+
+    @property
+    def total_memory_gib(self) -> float:
+        return round(self.gpu_count * self.gpu_memory_gib, 1)
+
+    def describe(self) -> str:
+        hw = f"{self.gpu_count:g}× {self.gpu_model}, {self.total_memory_gib:g} GiB"
+        if self.name.endswith(f"× {self.gpu_model}"):
+            hw = f"{self.total_memory_gib:g} GiB"
+        return f"{self.name} ({hw}, ${self.hourly:,.4g}/h in {self.region})"
+
+    def monthly(self, hours: float, count: float = 1) -> float:
+        return round(self.hourly * count * hours, 2)
+
+
+Accept = Callable[[catalog.InstanceSpec], bool]
+
+
+def _hourly(p: catalog.Price | None, capacity: str) -> float | None:
+    if p is None:
+        return None
+    return p.spot if capacity == "spot" else p.ondemand
+
+
+def instance_offers(provider: str, region: str | None = None, capacity: str = "on-demand",
+                    accept: Accept | None = None) -> Iterator[Offer]:
+    """Every priced GPU instance of a provider (in one region, or its cheapest region)."""
+    for spec in catalog.instances(provider):
+        if spec.accelerator_kind != "gpu" or not spec.gpu_memory_gib or not spec.gpu_model:
+            continue
+        if accept is not None and not accept(spec):
+            continue
+        where = [region] if region else catalog.regions(provider, spec.name)
+        priced = [(h, r) for r in where
+                  if (h := _hourly(catalog.price(provider, spec.name, r), capacity))]
+        if priced:
+            hourly, best_region = min(priced)
+            yield Offer(provider, spec.name, best_region, spec.gpu_model, spec.gpu_count,
+                        spec.gpu_memory_gib, hourly)
+
+
+def fits(est: sizing.Estimate, headroom: float, tensor_parallel: int | None = None) -> Accept:
+    """Accept instances that hold the estimate; with a declared tensor parallelism, on that
+    many GPUs."""
+    def accept(spec: catalog.InstanceSpec) -> bool:
+        count = spec.gpu_count
+        if tensor_parallel:
+            if count < tensor_parallel:
+                return False
+            count = tensor_parallel
+        return sizing.fits(est, spec.gpu_memory_gib or 0, count, headroom)
+    return accept
+
+
+def same_vendor(gpu_model: str | None) -> Accept:
+    """CUDA work stays on NVIDIA and ROCm work on AMD: moving between them is not a resize."""
+    want = generations.vendor(gpu_model)
+
+    def accept(spec: catalog.InstanceSpec) -> bool:
+        return want is None or generations.vendor(spec.gpu_model) == want
+    return accept
+
+
+def current_generation(spec: catalog.InstanceSpec) -> bool:
+    """gpulint never proposes a GPU that its own previous-generation rule would flag."""
+    row = generations.lookup(spec.gpu_model)
+    return row is not None and not row.previous
+
+
+def both(*tests: Accept) -> Accept:
+    return lambda spec: all(t(spec) for t in tests)
+
+
+def per_gpu_price(gpu_model: str, provider: str | None,
+                  capacity: str = "on-demand") -> tuple[float, str, str] | None:
+    """(USD per GPU-hour, provider, basis) at the cheapest whole-GPU instance for this GPU."""
+    best = catalog.cheapest_per_gpu_hour(gpu_model, provider)
+    if best is None:
+        return None
+    per_gpu, prov, itype, region = best
+    if capacity == "spot":
+        p, spec = catalog.price(prov, itype, region), catalog.instance(prov, itype)
+        if p is None or p.spot is None or spec is None:
+            return None
+        per_gpu = p.spot / spec.gpu_count
+    return per_gpu, prov, f"{prov} {itype} {region}"
+
+
+def gpu_offers(est: sizing.Estimate, headroom: float, provider: str | None,
+               vendor: str | None, capacity: str = "on-demand") -> list[Offer]:
+    """For a pod naming only a GPU model: the fewest current-generation GPUs of each model that
+    hold the estimate, at the cheapest GPU-hour of the pod's provider (any provider when it is
+    not known)."""
+    out = []
+    for gpu, mem in catalog.gpu_models().items():
+        row = generations.lookup(gpu)
+        if row is None or row.previous or (vendor is not None and row.vendor != vendor):
+            continue
+        n = sizing.min_gpus(est, mem, headroom, max_gpus=MAX_POD_GPUS)
+        price = per_gpu_price(gpu, provider, capacity) if n else None
+        if n is None or price is None:
+            continue
+        per_gpu, prov, basis = price
+        out.append(Offer(prov, f"{n}× {gpu}", basis.rsplit(" ", 1)[-1], gpu, n, mem,
+                         round(per_gpu * n, 6), basis))
+    return sorted(out, key=lambda o: (o.hourly, o.name))
