@@ -56,6 +56,7 @@ def _exit_code(report: dict[str, Any], fail_on: str) -> int:
 # Commands that live in their own modules, imported only when used (keeps start-up fast).
 # Add a command: one line here, "name": "module:attribute".
 LAZY_COMMANDS: dict[str, str] = {
+    "explain-model": "gpulint.commands.explain_model:explain_model",
 }
 
 

@@ -47,19 +47,19 @@ def options_from_rules(rules: Iterable[Any], rule_options: dict[str, dict[str, A
     values: dict[str, Any] = {"hours": hours}
     problems: list[str] = []
     for rule_id, knobs in RULE_KNOBS.items():
-        merged = {**defaults.get(rule_id, {}), **(rule_options or {}).get(rule_id, {})}
+        configured = (rule_options or {}).get(rule_id, {})
         for option, (name, kind, lo, hi) in knobs.items():
-            if option not in merged or merged[option] is None:
-                continue
-            value = merged[option]
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool) \
-                and lo <= value <= hi and (kind is float or float(value).is_integer())
-            if not ok:
+            # The configured value, else the rule file's default; None keeps sizing's default.
+            for value in (configured.get(option), defaults.get(rule_id, {}).get(option)):
+                if value is None:
+                    continue
+                if isinstance(value, (int, float)) and not isinstance(value, bool) \
+                        and lo <= value <= hi and (kind is float or float(value).is_integer()):
+                    values[name] = kind(value)
+                    break
                 problems.append(f"rule option {rule_id}.{option} = {value!r} must be "
                                 f"{'a whole number' if kind is int else 'a number'} from {lo:g} "
                                 f"to {hi:g}; using the default")
-                continue
-            values[name] = kind(value)
     known = {f.name for f in fields(SizingOptions)}
     return SizingOptions(**{k: v for k, v in values.items() if k in known}), problems
 
