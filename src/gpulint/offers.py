@@ -55,6 +55,8 @@ def instance_offers(provider: str, region: str | None = None, capacity: str = "o
     for spec in catalog.instances(provider):
         if spec.accelerator_kind != "gpu" or not spec.gpu_memory_gib or not spec.gpu_model:
             continue
+        if "partitions" in (spec.note or ""):
+            continue  # Azure NVv4: the catalog cannot say how much of the GPU a size gets
         if accept is not None and not accept(spec):
             continue
         where = [region] if region else catalog.regions(provider, spec.name)
