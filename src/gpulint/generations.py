@@ -72,7 +72,7 @@ def relative_throughput(current: GpuGeneration, current_count: float,
     (prefill, training). None when a figure is unknown."""
     if not (current.rated and other.rated) or current_count <= 0 or other_count <= 0:
         return None
-    assert current.mem_bandwidth_gbs and current.fp16_tflops  # rated
-    bandwidth = (other.mem_bandwidth_gbs or 0) * other_count / (current.mem_bandwidth_gbs * current_count)
-    compute = (other.fp16_tflops or 0) * other_count / (current.fp16_tflops * current_count)
+    bandwidth = ((other.mem_bandwidth_gbs or 0.0) * other_count
+                 / ((current.mem_bandwidth_gbs or 1.0) * current_count))
+    compute = (other.fp16_tflops or 0.0) * other_count / ((current.fp16_tflops or 1.0) * current_count)
     return min(bandwidth, compute)

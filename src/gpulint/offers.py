@@ -12,9 +12,6 @@ from typing import Callable, Iterator
 
 from gpulint import catalog, generations, sizing
 
-MAX_POD_GPUS = 8  # the largest GPU count of one node in the catalog
-
-
 @dataclass(frozen=True)
 class Offer:
     provider: str
@@ -115,17 +112,18 @@ def per_gpu_price(gpu_model: str, provider: str | None,
     return per_gpu, prov, f"{prov} {itype} {region}"
 
 
-def gpu_offers(est: sizing.Estimate, headroom: float, provider: str | None,
-               vendor: str | None, capacity: str = "on-demand") -> list[Offer]:
-    """For a pod naming only a GPU model: the fewest current-generation GPUs of each model that
-    hold the estimate, at the cheapest GPU-hour of the pod's provider (any provider when it is
-    not known)."""
+# Tensor-parallel degrees a pod may ask for, up to the largest GPU count of one node (8).
+POD_GPU_COUNTS = (1, 2, 4, 8)
+
+
+def pod_offers(provider: str | None, capacity: str,
+               holds: Callable[[str, float, int], bool]) -> list[Offer]:
+    """For a pod naming only a GPU model: of each GPU model, the fewest GPUs (1, 2, 4 or 8) for
+    which holds(gpu, memory, n) is true, at the cheapest GPU-hour in the pod's provider (in any
+    provider when it is not known). Cheapest first."""
     out = []
     for gpu, mem in catalog.gpu_models().items():
-        row = generations.lookup(gpu)
-        if row is None or row.previous or (vendor is not None and row.vendor != vendor):
-            continue
-        n = sizing.min_gpus(est, mem, headroom, max_gpus=MAX_POD_GPUS)
+        n = next((n for n in POD_GPU_COUNTS if holds(gpu, mem, n)), None)
         price = per_gpu_price(gpu, provider, capacity) if n else None
         if n is None or price is None:
             continue

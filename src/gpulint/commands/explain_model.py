@@ -58,8 +58,8 @@ def _assumptions(info: models.ModelInfo, est: sizing.Estimate, given: dict[str, 
                        f"{sizing.DEFAULT_CONTEXT_CAP}")
         if i.get("kv_cache") and given["concurrency"] is None:
             out.append(f"{i['concurrency']} concurrent sequences: default")
-        out.append(f"KV cache in {i['kv_cache_dtype'] if i['kv_cache_dtype'] != 'auto' else '16-bit'}"
-                   " values (the serving engines' default)")
+        if i["kv_cache_dtype"] == "auto":
+            out.append("KV cache in 16-bit values (the serving engines' default)")
         if i["tensor_parallel"] > 1:
             out.append(f"tensor parallelism {i['tensor_parallel']}: weights and KV cache split "
                        "over that many GPUs")
