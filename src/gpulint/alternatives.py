@@ -80,9 +80,7 @@ def cheapest(res: Resource, accept: offers.Accept, pod_offers: list[offers.Offer
     hourly = res.facts.get("cost.hourly")  # a pod on a node: its GPUs' share of the node
     if not is_number(hourly):
         return "the current price is not known"
-    found = min(offers.instance_offers(place[0], place[1], capacity(res), accept),
-                key=lambda o: (o.hourly, o.name), default=None)
-    return found, hourly
+    return offers.cheapest_offer(place[0], place[1], capacity(res), accept), hourly
 
 
 def record(res: Resource, prefix: str, text: str, offer: offers.Offer, current_hourly: float,

@@ -59,8 +59,7 @@ def apply(res: Resource, est: sizing.Estimate | None, opts: SizingOptions) -> No
         return throughput(cand, n) is not None and holds(cand_mem, n)
 
     pod = offers.pod_offers(cloud(res), capacity(res), same_work) if pod_without_node(res) else []
-    found = cheapest(res, lambda s: same_work(s.gpu_model or "", s.gpu_memory_gib or 0,
-                                              s.gpu_count), pod)
+    found = cheapest(res, lambda o: same_work(o.gpu_model, o.gpu_memory_gib, o.gpu_count), pod)
     if isinstance(found, str):
         set_unknown(res, FACTS[1:], found)
         return

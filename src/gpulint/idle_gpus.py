@@ -81,10 +81,9 @@ def _smaller_instance(res: Resource, count: int, used: int, hours: float) -> Non
     gpu, place, hourly = f.get("gpu.model"), where(res), f.get("cost.hourly")
     found = None
     if isinstance(place, tuple) and isinstance(gpu, str) and is_number(hourly):
-        found = min(offers.instance_offers(
+        found = offers.cheapest_offer(
             place[0], place[1], capacity(res),
-            lambda s: s.gpu_model == gpu and used <= s.gpu_count < count),
-            key=lambda o: (o.hourly, o.name), default=None)
+            lambda o: o.gpu_model == gpu and used <= o.gpu_count < count)
     if found is None:
         f["text.idle_fix"] = (f"no instance with fewer {gpu} GPUs is priced here; set the "
                               f"tensor parallelism to {count} to use them all")

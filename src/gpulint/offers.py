@@ -8,7 +8,7 @@ Kubernetes pod that names only a GPU model, N GPUs at that provider's cheapest G
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable
 
 from gpulint import catalog, generations, sizing
 
@@ -37,7 +37,8 @@ class Offer:
         return round(self.hourly * count * hours, 2)
 
 
-Accept = Callable[[catalog.InstanceSpec], bool]
+# Accepts or rejects an offer (tests read gpu_model, gpu_count and gpu_memory_gib).
+Accept = Callable[["Offer"], bool]
 
 
 def _hourly(p: catalog.Price | None, capacity: str) -> float | None:
@@ -46,35 +47,55 @@ def _hourly(p: catalog.Price | None, capacity: str) -> float | None:
     return p.spot if capacity == "spot" else p.ondemand
 
 
-def instance_offers(provider: str, region: str | None = None, capacity: str = "on-demand",
-                    accept: Accept | None = None) -> Iterator[Offer]:
-    """Every priced GPU instance of a provider (in one region, or its cheapest region)."""
+_PRICED: dict[tuple[str, str, str | None, str], tuple[Offer, ...]] = {}
+
+
+def priced(provider: str, region: str | None = None,
+           capacity: str = "on-demand") -> tuple[Offer, ...]:
+    """Every priced GPU instance of a provider, in one region or at its cheapest region,
+    cheapest first. Computed once per catalog file, provider, region and capacity."""
+    key = (catalog.active_origin(), provider, region, capacity)
+    if key in _PRICED:
+        return _PRICED[key]
+    out = []
     for spec in catalog.instances(provider):
         if spec.accelerator_kind != "gpu" or not spec.gpu_memory_gib or not spec.gpu_model:
             continue
         if "partitions" in (spec.note or ""):
             continue  # Azure NVv4: the catalog cannot say how much of the GPU a size gets
-        if accept is not None and not accept(spec):
-            continue
         where = [region] if region else catalog.regions(provider, spec.name)
-        priced = [(h, r) for r in where
+        prices = [(h, r) for r in where
                   if (h := _hourly(catalog.price(provider, spec.name, r), capacity))]
-        if priced:
-            hourly, best_region = min(priced)
-            yield Offer(provider, spec.name, best_region, spec.gpu_model, spec.gpu_count,
-                        spec.gpu_memory_gib, hourly)
+        if prices:
+            hourly, best_region = min(prices)
+            out.append(Offer(provider, spec.name, best_region, spec.gpu_model, spec.gpu_count,
+                             spec.gpu_memory_gib, hourly))
+    _PRICED[key] = tuple(sorted(out, key=lambda o: (o.hourly, o.name)))
+    return _PRICED[key]
+
+
+def instance_offers(provider: str, region: str | None = None, capacity: str = "on-demand",
+                    accept: Accept | None = None) -> list[Offer]:
+    """The priced instances that `accept` takes, cheapest first."""
+    return [o for o in priced(provider, region, capacity) if accept is None or accept(o)]
+
+
+def cheapest_offer(provider: str, region: str | None, capacity: str,
+                   accept: Accept) -> Offer | None:
+    """The cheapest priced instance that `accept` takes (tested cheapest first)."""
+    return next((o for o in priced(provider, region, capacity) if accept(o)), None)
 
 
 def fits(est: sizing.Estimate, headroom: float, tensor_parallel: int | None = None) -> Accept:
     """Accept instances that hold the estimate; with a declared tensor parallelism, on that
     many GPUs."""
-    def accept(spec: catalog.InstanceSpec) -> bool:
-        count = spec.gpu_count
+    def accept(offer: Offer) -> bool:
+        count = offer.gpu_count
         if tensor_parallel:
             if count < tensor_parallel:
                 return False
             count = tensor_parallel
-        return sizing.fits(est, spec.gpu_memory_gib or 0, count, headroom)
+        return sizing.fits(est, offer.gpu_memory_gib, count, headroom)
     return accept
 
 
@@ -82,19 +103,19 @@ def same_vendor(gpu_model: str | None) -> Accept:
     """CUDA work stays on NVIDIA and ROCm work on AMD: moving between them is not a resize."""
     want = generations.vendor(gpu_model)
 
-    def accept(spec: catalog.InstanceSpec) -> bool:
-        return want is None or generations.vendor(spec.gpu_model) == want
+    def accept(offer: Offer) -> bool:
+        return want is None or generations.vendor(offer.gpu_model) == want
     return accept
 
 
-def current_generation(spec: catalog.InstanceSpec) -> bool:
+def current_generation(offer: Offer) -> bool:
     """gpulint never proposes a GPU that its own previous-generation rule would flag."""
-    row = generations.lookup(spec.gpu_model)
+    row = generations.lookup(offer.gpu_model)
     return row is not None and not row.previous
 
 
 def both(*tests: Accept) -> Accept:
-    return lambda spec: all(t(spec) for t in tests)
+    return lambda offer: all(t(offer) for t in tests)
 
 
 def per_gpu_price(gpu_model: str, provider: str | None,

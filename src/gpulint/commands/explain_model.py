@@ -81,8 +81,7 @@ def _offers(est: sizing.Estimate, provider: str, region: str | None, headroom: f
     accept = offers.fits(est, headroom, tensor_parallel)
     if current_only:
         accept = offers.both(accept, offers.current_generation)
-    found = sorted(offers.instance_offers(provider, region, "on-demand", accept),
-                   key=lambda o: (o.hourly, o.name))
+    found = offers.instance_offers(provider, region, "on-demand", accept)
     best: dict[tuple[str, float], offers.Offer] = {}
     for o in found:
         best.setdefault((o.gpu_model, o.gpu_count), o)
