@@ -21,6 +21,8 @@ FACTS = ("gpu.generation", "sizing.generation_saving_fraction")
 def apply(res: Resource, est: sizing.Estimate | None, opts: SizingOptions) -> None:
     f = res.facts
     gpu, count = f.get("gpu.model"), f.get("gpu.count")
+    if f.get("accelerator.kind", "gpu") != "gpu":
+        return  # TPU, Trainium, Inferentia…: GPU generations do not apply
     if not isinstance(gpu, str):
         if gpu is not None:
             set_unknown(res, FACTS, f"GPU model unknown: {getattr(gpu, 'reason', gpu)}")

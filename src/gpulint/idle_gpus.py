@@ -26,6 +26,8 @@ def apply(res: Resource, decl: ModelDecl, hours: float) -> None:
     f = res.facts
     if f.get("model.purpose") not in (None, "inference"):
         return  # trainers use every GPU through data parallelism
+    if f.get("accelerator.kind", "gpu") != "gpu":
+        return  # TPU and Neuron devices are split by their own compilers, not by TP flags
     count = f.get("gpu.count")
     if isinstance(count, Unknown):
         f["sizing.idle_gpus"] = Unknown(f"GPU count unknown: {count.reason}")

@@ -115,6 +115,12 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: SizingOptions) -> No
     """The cheapest instance (or GPU count, for a bare pod) that holds the estimate: same
     provider and region, same GPU vendor, current generation (docs/sizing.md)."""
     f = res.facts
+    if f.get("accelerator.kind", "gpu") != "gpu":
+        # A TPU or Neuron workload does not move to a GPU by resizing.
+        f["sizing.alternative"] = None
+        f["sizing.saving_fraction"] = 0.0
+        f["text.alternative_detail"] = "not proposed for a non-GPU accelerator"
+        return
     gpu = f.get("gpu.model") if isinstance(f.get("gpu.model"), str) else None
     vendor = generations.vendor(gpu)
 

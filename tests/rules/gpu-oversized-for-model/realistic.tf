@@ -80,3 +80,10 @@ resource "azurerm_linux_virtual_machine" "deepseek" {
   location = "eastus"
   tags     = { model = "deepseek-ai/DeepSeek-V2-Lite-Chat" }
 }
+
+# Inferentia2: no GPU is proposed for a Neuron workload.
+# ok: gpu-oversized-for-model
+resource "aws_instance" "neuron" {
+  instance_type = "inf2.48xlarge"
+  tags          = { model = "meta-llama/Llama-3.1-8B-Instruct" }
+}

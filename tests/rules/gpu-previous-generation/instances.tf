@@ -47,3 +47,9 @@ variable "gpu_type" {
 resource "aws_instance" "unknown" {
   instance_type = var.gpu_type
 }
+
+# Not a GPU: generations do not apply.
+# ok: gpu-previous-generation
+resource "aws_instance" "neuron" {
+  instance_type = "inf2.xlarge"
+}
