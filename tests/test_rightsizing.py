@@ -174,7 +174,8 @@ def test_previous_generation_messages() -> None:
     assert "p5.4xlarge (1× H100, 80 GiB" in box
     assert "has at least the same GPU memory" in box and "0.93×" in box
     phi = _message(result, "gpu-previous-generation", "aws_instance.phi3")
-    assert "holds the same estimate (Phi-3-mini-4k-instruct, bf16" in phi
+    assert "holds the same estimate for microsoft/Phi-3-mini-4k-instruct (Phi-3-mini-4k-instruct, " \
+        "bf16" in phi
 
 
 def test_min_relative_throughput_option() -> None:
@@ -183,3 +184,13 @@ def test_min_relative_throughput_option() -> None:
                    gpu_previous_generation={"min_relative_throughput": 0.95})
     fired = {f.address for f in strict.findings if f.rule == "gpu-previous-generation"}
     assert "aws_instance.v100_box" not in fired
+
+
+def test_deepseek_moe_and_an_alternative_with_another_gpu_count() -> None:
+    result = _scan("gpu-oversized-for-model/realistic.yaml")
+    msg = _message(result, "gpu-oversized-for-model", "Deployment/deepseek-lite-h100")
+    # The deployment's estimate is for tensor parallelism 8 (the MLA cache is replicated on every
+    # rank); the alternative says what the estimate comes to on its own GPU count.
+    assert "DeepSeek-V2-Lite, bf16, 32k context, 8 concurrent sequences, tensor parallel 8" in msg
+    assert "g6e.xlarge (1× L40S, 44.7 GiB, $1.861/h in us-east-1), holding it on 1 GPU (38.3 GiB)" \
+        in msg

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from gpulint import catalog, offers
+from gpulint import catalog, offers, sizing
 from gpulint.model import Resource, Unknown
 
 
@@ -83,11 +83,21 @@ def cheapest(res: Resource, accept: offers.Accept, pod_offers: list[offers.Offer
     return offers.cheapest_offer(place[0], place[1], capacity(res), accept), hourly
 
 
+def holds_on(est: sizing.Estimate, offer: offers.Offer) -> str:
+    """How the offer holds an estimate made for another GPU count (the split changes the
+    total: per-GPU parts such as the CUDA context, or a replicated MLA cache)."""
+    n = max(1, int(offer.gpu_count))
+    if n == est.gpu_count:
+        return ""
+    return f", holding it on {n} GPU{'s' if n != 1 else ''} ({est.per_gpu_gib(n) * n:.1f} GiB)"
+
+
 def record(res: Resource, prefix: str, text: str, offer: offers.Offer, current_hourly: float,
-           hours: float) -> float:
+           hours: float, holds: str = "") -> float:
     """Set <prefix>alternative, <prefix>alternative_monthly (and <prefix>current_monthly when
     the comparison basis differs from cost.monthly), text.<text>_detail and
-    text.<text>_saving. Returns the saving as a fraction of the current cost."""
+    text.<text>_saving (`holds` says how it holds the estimate). Returns the saving as a
+    fraction of the current cost."""
     f = res.facts
     count = f.get("cost.count") if is_number(f.get("cost.count")) else 1
     alt_monthly = offer.monthly(hours, count)
@@ -97,7 +107,7 @@ def record(res: Resource, prefix: str, text: str, offer: offers.Offer, current_h
     if current_monthly != f.get("cost.monthly"):
         f[f"{prefix}current_monthly"] = current_monthly
     saving = max(0.0, current_monthly - alt_monthly)
-    f[f"text.{text}_detail"] = (f"{offer.describe()}: {money(alt_monthly)}/month instead of "
-                                f"{money(current_monthly)}")
+    f[f"text.{text}_detail"] = (f"{offer.describe()}{holds}: {money(alt_monthly)}/month "
+                                f"instead of {money(current_monthly)}")
     f[f"text.{text}_saving"] = f"{money(saving)}/month"
     return round(saving / current_monthly, 3) if current_monthly > 0 else 0.0

@@ -73,7 +73,8 @@ def apply(res: Resource, est: sizing.Estimate | None, opts: SizingOptions) -> No
     rel = throughput(offer.gpu_model, offer.gpu_count) or 0.0
     f["sizing.generation_saving_fraction"] = record(res, "sizing.generation_", "generation",
                                                     offer, current, opts.hours)
-    work = f"holds the same estimate ({est.describe()})" if est is not None \
+    label = f.get("text.model_label", f.get("model.id"))
+    work = f"holds the same estimate for {label} ({est.describe()})" if est is not None \
         else "has at least the same GPU memory"
     f["text.generation_detail"] += (f"; it {work} and gives at least {rel:.2f}× of both the "
                                     "memory bandwidth and the 16-bit tensor throughput")

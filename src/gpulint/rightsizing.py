@@ -9,8 +9,8 @@ messages use as placeholders. Thresholds come from the rules' options (sizing_op
 from __future__ import annotations
 
 from gpulint import generation_check, generations, idle_gpus, models, offers, sizing
-from gpulint.alternatives import capacity, cheapest, cloud, is_number, pod_without_node, record
-from gpulint.alternatives import set_unknown
+from gpulint.alternatives import capacity, cheapest, cloud, holds_on, is_number, pod_without_node
+from gpulint.alternatives import record, set_unknown
 from gpulint.facts.declared_model import ModelDecl
 from gpulint.model import Resource, Unknown
 from gpulint.sizing_options import SizingOptions, options_from_rules
@@ -146,4 +146,4 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: SizingOptions) -> No
         f["sizing.saving_fraction"] = 0.0
         return
     f["sizing.saving_fraction"] = record(res, "sizing.", "alternative", offer, current,
-                                         opts.hours)
+                                         opts.hours, holds_on(est, offer))
