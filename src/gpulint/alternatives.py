@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from gpulint import catalog, offers, sizing
+from gpulint import catalog, cost, offers, sizing
 from gpulint.model import Resource, Unknown
+from gpulint.sizing_options import SizingOptions
 
 
 def is_number(v: Any) -> bool:
@@ -27,8 +28,9 @@ def set_unknown(res: Resource, names: Iterable[str], reason: str) -> None:
 
 
 def capacity(res: Resource) -> str:
+    """"spot" or "on-demand", as cost.py prices the resource."""
     c = res.facts.get("capacity")
-    return c if isinstance(c, str) else "on-demand"
+    return "spot" if isinstance(c, str) and c.lower() in cost.SPOT_WORDS else "on-demand"
 
 
 def pod_without_node(res: Resource) -> bool:
@@ -42,45 +44,47 @@ def cloud(res: Resource) -> str | None:
     return c if isinstance(c, str) else None
 
 
-def where(res: Resource) -> tuple[str, str] | str:
+def where(res: Resource, opts: SizingOptions) -> tuple[str, str] | str:
     """(provider, region) of a resource's instance, or why it is not known. Kubernetes nodes are
-    priced in the provider's default region, as cost.py prices them."""
+    priced in the configured (or built-in) default region, as cost.py prices them."""
     f = res.facts
     provider = cloud(res) if res.source == "kubernetes" else f.get("provider")
     if not isinstance(provider, str) or provider not in {"aws", "gcp", "azure"}:
         return "the cloud provider is not known"
     if res.source == "kubernetes":
-        return provider, catalog.default_region(provider)
+        return provider, opts.default_regions.get(provider) or catalog.default_region(provider)
     region = f.get("region")
     if isinstance(region, Unknown):
         return f"region unknown: {region.reason}"
     return (provider, region) if isinstance(region, str) else "region not set"
 
 
-def _pod_current_hourly(res: Resource) -> float | None:
+def _pod_current_hourly(res: Resource, opts: SizingOptions) -> float | None:
     """A bare pod's GPUs at the basis its alternatives are priced on (its cloud's GPU-hour)."""
-    price = offers.per_gpu_price(str(res.facts.get("gpu.model")), cloud(res), capacity(res))
+    price = offers.per_gpu_price(str(res.facts.get("gpu.model")), cloud(res), capacity(res),
+                                 opts.overrides)
     count = res.facts.get("gpu.count")
     return price[0] * count if price and is_number(count) else None
 
 
-def cheapest(res: Resource, accept: offers.Accept, pod_offers: list[offers.Offer]
-             ) -> tuple[offers.Offer | None, float] | str:
+def cheapest(res: Resource, accept: offers.Accept, pod_offers: list[offers.Offer],
+             opts: SizingOptions) -> tuple[offers.Offer | None, float] | str:
     """(cheapest acceptable offer or None, current hourly price on the same basis), or why
     there is nothing to compare. Bare pods choose from `pod_offers`; everything else from the
     instances of its own provider and region at its capacity type."""
     if pod_without_node(res):
-        current = _pod_current_hourly(res)
+        current = _pod_current_hourly(res, opts)
         if current is None:
             return f"no per-GPU price for {res.facts.get('gpu.model')} to compare with"
         return (pod_offers[0] if pod_offers else None), current
-    place = where(res)
+    place = where(res, opts)
     if isinstance(place, str):
         return place
     hourly = res.facts.get("cost.hourly")  # a pod on a node: its GPUs' share of the node
     if not is_number(hourly):
         return "the current price is not known"
-    return offers.cheapest_offer(place[0], place[1], capacity(res), accept), hourly
+    return offers.cheapest_offer(place[0], place[1], capacity(res), accept,
+                                 opts.overrides), hourly
 
 
 def holds_on(est: sizing.Estimate, offer: offers.Offer) -> str:

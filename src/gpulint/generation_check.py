@@ -60,8 +60,10 @@ def apply(res: Resource, est: sizing.Estimate | None, opts: SizingOptions) -> No
     def same_work(cand: str, cand_mem: float, n: float) -> bool:
         return throughput(cand, n) is not None and holds(cand_mem, n)
 
-    pod = offers.pod_offers(cloud(res), capacity(res), same_work) if pod_without_node(res) else []
-    found = cheapest(res, lambda o: same_work(o.gpu_model, o.gpu_memory_gib, o.gpu_count), pod)
+    pod = offers.pod_offers(cloud(res), capacity(res), same_work, opts.overrides) \
+        if pod_without_node(res) else []
+    found = cheapest(res, lambda o: same_work(o.gpu_model, o.gpu_memory_gib, o.gpu_count), pod,
+                     opts)
     if isinstance(found, str):
         set_unknown(res, FACTS[1:], found)
         return

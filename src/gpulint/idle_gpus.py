@@ -10,6 +10,7 @@ from gpulint import offers
 from gpulint.alternatives import capacity, is_number, money, record, where
 from gpulint.facts.declared_model import ModelDecl
 from gpulint.model import Resource, Unknown
+from gpulint.sizing_options import SizingOptions
 
 # Serving engines (ModelDecl.server) whose default uses one GPU however many the container has.
 ONE_GPU_BY_DEFAULT = {"vllm": "vLLM uses one GPU unless --tensor-parallel-size is set",
@@ -22,7 +23,7 @@ def _gpus(n: int) -> str:
     return f"{n} GPU{'s' if n != 1 else ''}"
 
 
-def apply(res: Resource, decl: ModelDecl, hours: float) -> None:
+def apply(res: Resource, decl: ModelDecl, opts: SizingOptions) -> None:
     f = res.facts
     if f.get("model.purpose") not in (None, "inference"):
         return  # trainers use every GPU through data parallelism
@@ -62,7 +63,7 @@ def apply(res: Resource, decl: ModelDecl, hours: float) -> None:
     elif res.source == "kubernetes":
         _fewer_gpus_per_pod(res, int(count), used)
     else:
-        _smaller_instance(res, int(count), used, hours)
+        _smaller_instance(res, int(count), used, opts)
 
 
 def _fewer_gpus_per_pod(res: Resource, count: int, used: int) -> None:
@@ -77,18 +78,18 @@ def _fewer_gpus_per_pod(res: Resource, count: int, used: int) -> None:
         f["text.idle_fix"] += f": {money(alt)}/month instead of {money(monthly)}"
 
 
-def _smaller_instance(res: Resource, count: int, used: int, hours: float) -> None:
+def _smaller_instance(res: Resource, count: int, used: int, opts: SizingOptions) -> None:
     """The cheapest instance in the same region with the same GPU and at least `used` of them."""
     f = res.facts
-    gpu, place, hourly = f.get("gpu.model"), where(res), f.get("cost.hourly")
+    gpu, place, hourly = f.get("gpu.model"), where(res, opts), f.get("cost.hourly")
     found = None
     if isinstance(place, tuple) and isinstance(gpu, str) and is_number(hourly):
         found = offers.cheapest_offer(
             place[0], place[1], capacity(res),
-            lambda o: o.gpu_model == gpu and used <= o.gpu_count < count)
+            lambda o: o.gpu_model == gpu and used <= o.gpu_count < count, opts.overrides)
     if found is None:
         f["text.idle_fix"] = (f"no instance with fewer {gpu} GPUs is priced here; set the "
                               f"tensor parallelism to {count} to use them all")
         return
-    record(res, "sizing.idle_", "idle", found, hourly, hours)
+    record(res, "sizing.idle_", "idle", found, hourly, opts.hours)
     f["text.idle_fix"] = f["text.idle_detail"]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from gpulint import catalog, generations, sizing
+from gpulint import catalog, cost, generations, sizing
+from gpulint.pricing_overrides import PricingOverrides
 
 @dataclass(frozen=True)
 class Offer:
@@ -41,20 +42,24 @@ class Offer:
 Accept = Callable[["Offer"], bool]
 
 
-def _hourly(p: catalog.Price | None, capacity: str) -> float | None:
+def _hourly(p: catalog.Price | None, provider: str, name: str, capacity: str,
+            overrides: PricingOverrides | None) -> float | None:
+    """The price a resource of this type would pay: list price, or the configured override."""
     if p is None:
         return None
-    return p.spot if capacity == "spot" else p.ondemand
+    price = cost.apply_overrides(cost.HourlyPrice(p.ondemand, p.spot, ""), provider, name,
+                                 overrides)
+    return price.for_capacity(capacity)
 
 
-_PRICED: dict[tuple[str, str, str | None, str], tuple[Offer, ...]] = {}
+_PRICED: dict[tuple[object, ...], tuple[Offer, ...]] = {}
 
 
-def priced(provider: str, region: str | None = None,
-           capacity: str = "on-demand") -> tuple[Offer, ...]:
+def priced(provider: str, region: str | None = None, capacity: str = "on-demand",
+           overrides: PricingOverrides | None = None) -> tuple[Offer, ...]:
     """Every priced GPU instance of a provider, in one region or at its cheapest region,
-    cheapest first. Computed once per catalog file, provider, region and capacity."""
-    key = (catalog.active_origin(), provider, region, capacity)
+    cheapest first. Computed once per catalog file, provider, region, capacity and overrides."""
+    key = (catalog.active_origin(), provider, region, capacity, overrides)
     if key in _PRICED:
         return _PRICED[key]
     out = []
@@ -65,7 +70,8 @@ def priced(provider: str, region: str | None = None,
             continue  # Azure NVv4: the catalog cannot say how much of the GPU a size gets
         where = [region] if region else catalog.regions(provider, spec.name)
         prices = [(h, r) for r in where
-                  if (h := _hourly(catalog.price(provider, spec.name, r), capacity))]
+                  if (h := _hourly(catalog.price(provider, spec.name, r), provider, spec.name,
+                                   capacity, overrides))]
         if prices:
             hourly, best_region = min(prices)
             out.append(Offer(provider, spec.name, best_region, spec.gpu_model, spec.gpu_count,
@@ -75,15 +81,17 @@ def priced(provider: str, region: str | None = None,
 
 
 def instance_offers(provider: str, region: str | None = None, capacity: str = "on-demand",
-                    accept: Accept | None = None) -> list[Offer]:
+                    accept: Accept | None = None,
+                    overrides: PricingOverrides | None = None) -> list[Offer]:
     """The priced instances that `accept` takes, cheapest first."""
-    return [o for o in priced(provider, region, capacity) if accept is None or accept(o)]
+    return [o for o in priced(provider, region, capacity, overrides)
+            if accept is None or accept(o)]
 
 
-def cheapest_offer(provider: str, region: str | None, capacity: str,
-                   accept: Accept) -> Offer | None:
+def cheapest_offer(provider: str, region: str | None, capacity: str, accept: Accept,
+                   overrides: PricingOverrides | None = None) -> Offer | None:
     """The cheapest priced instance that `accept` takes (tested cheapest first)."""
-    return next((o for o in priced(provider, region, capacity) if accept(o)), None)
+    return next((o for o in priced(provider, region, capacity, overrides) if accept(o)), None)
 
 
 def fits(est: sizing.Estimate, headroom: float, tensor_parallel: int | None = None) -> Accept:
@@ -118,34 +126,34 @@ def both(*tests: Accept) -> Accept:
     return lambda offer: all(t(offer) for t in tests)
 
 
-def per_gpu_price(gpu_model: str, provider: str | None,
-                  capacity: str = "on-demand") -> tuple[float, str, str] | None:
-    """(USD per GPU-hour, provider, basis) at the cheapest whole-GPU instance for this GPU."""
+def per_gpu_price(gpu_model: str, provider: str | None, capacity: str = "on-demand",
+                  overrides: PricingOverrides | None = None) -> tuple[float, str, str] | None:
+    """(USD per GPU-hour, provider, basis) at the cheapest whole-GPU instance for this GPU (the
+    basis cost.py prices a pod without an instance type on), with any pricing override."""
     best = catalog.cheapest_per_gpu_hour(gpu_model, provider)
-    if best is None:
+    spec = catalog.instance(best[1], best[2]) if best else None
+    if best is None or spec is None:
         return None
-    per_gpu, prov, itype, region = best
-    if capacity == "spot":
-        p, spec = catalog.price(prov, itype, region), catalog.instance(prov, itype)
-        if p is None or p.spot is None or spec is None:
-            return None
-        per_gpu = p.spot / spec.gpu_count
-    return per_gpu, prov, f"{prov} {itype} {region}"
+    _, prov, itype, region = best
+    hourly = _hourly(catalog.price(prov, itype, region), prov, itype, capacity, overrides)
+    if hourly is None:
+        return None
+    return hourly / spec.gpu_count, prov, f"{prov} {itype} {region}"
 
 
 # Tensor-parallel degrees a pod may ask for, up to the largest GPU count of one node (8).
 POD_GPU_COUNTS = (1, 2, 4, 8)
 
 
-def pod_offers(provider: str | None, capacity: str,
-               holds: Callable[[str, float, int], bool]) -> list[Offer]:
+def pod_offers(provider: str | None, capacity: str, holds: Callable[[str, float, int], bool],
+               overrides: PricingOverrides | None = None) -> list[Offer]:
     """For a pod naming only a GPU model: of each GPU model, the fewest GPUs (1, 2, 4 or 8) for
     which holds(gpu, memory, n) is true, at the cheapest GPU-hour in the pod's provider (in any
     provider when it is not known). Cheapest first."""
     out = []
     for gpu, mem in catalog.gpu_models().items():
         n = next((n for n in POD_GPU_COUNTS if holds(gpu, mem, n)), None)
-        price = per_gpu_price(gpu, provider, capacity) if n else None
+        price = per_gpu_price(gpu, provider, capacity, overrides) if n else None
         if n is None or price is None:
             continue
         per_gpu, prov, basis = price

@@ -27,7 +27,7 @@ def apply(res: Resource, opts: SizingOptions = SizingOptions()) -> None:
     decl: ModelDecl | None = res.facts.get("model.declared")
     est = _model(res, decl, opts) if decl is not None else None
     if decl is not None:
-        idle_gpus.apply(res, decl, opts.hours)
+        idle_gpus.apply(res, decl, opts)
     if res.facts.get("model.fits") is not False:  # a model that cannot start is its own finding
         generation_check.apply(res, est, opts)
 
@@ -129,9 +129,10 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: SizingOptions) -> No
         return row is not None and not row.previous and row.vendor == (vendor or "nvidia") \
             and sizing.fits(est, mem, n, opts.headroom)
 
-    pod = offers.pod_offers(cloud(res), capacity(res), pod_fit) if pod_without_node(res) else []
+    pod = offers.pod_offers(cloud(res), capacity(res), pod_fit, opts.overrides) \
+        if pod_without_node(res) else []
     found = cheapest(res, offers.both(offers.fits(est, opts.headroom), offers.same_vendor(gpu),
-                                      offers.current_generation), pod)
+                                      offers.current_generation), pod, opts)
     if isinstance(found, str):
         set_unknown(res, _FACTS[1:], found)
         f["text.alternative_detail"] = f"not known ({found})"

@@ -6,10 +6,11 @@ every default with its reasoning.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, Iterable
+from dataclasses import dataclass, field, fields
+from typing import Any, Iterable, Mapping
 
 from gpulint import cost, sizing
+from gpulint.pricing_overrides import PricingOverrides
 
 DEFAULT_MIN_RELATIVE_THROUGHPUT = 0.9
 
@@ -22,6 +23,10 @@ class SizingOptions:
     context: int | None = None  # tokens when the manifest declares none (None: sizing's)
     min_relative_throughput: float = DEFAULT_MIN_RELATIVE_THROUGHPUT
     hours: float = cost.DEFAULT_HOURS
+    # Alternatives are priced like the resource: the same negotiated prices, and for Kubernetes
+    # nodes the same configured default region (cost.CostOptions).
+    overrides: PricingOverrides | None = None
+    default_regions: Mapping[str, str] = field(default_factory=dict)
 
 
 # rule id -> rule option -> (SizingOptions field, type, lowest, highest)
@@ -41,11 +46,15 @@ def _usable(value: Any, kind: type, lo: float, hi: float) -> bool:
 
 
 def options_from_rules(rules: Iterable[Any], rule_options: dict[str, dict[str, Any]],
-                       hours: float = cost.DEFAULT_HOURS) -> tuple[SizingOptions, list[str]]:
+                       hours: float = cost.DEFAULT_HOURS,
+                       overrides: PricingOverrides | None = None,
+                       default_regions: Mapping[str, str] | None = None
+                       ) -> tuple[SizingOptions, list[str]]:
     """Sizing knobs from configured rule options, else the rule files' defaults. Returns the
     options and one problem per unusable value (that knob falls back to the next source)."""
     defaults = {r.id: dict(r.options or {}) for r in rules}
-    values: dict[str, Any] = {"hours": hours}
+    values: dict[str, Any] = {"hours": hours, "overrides": overrides,
+                              "default_regions": dict(default_regions or {})}
     problems: list[str] = []
     for rule_id, knobs in RULE_KNOBS.items():
         configured = (rule_options or {}).get(rule_id, {})
