@@ -125,3 +125,11 @@ def test_unknown_precision_and_region_are_usage_errors() -> None:
 def test_registered_in_the_command_list() -> None:
     result = CliRunner().invoke(cli, ["--help"])
     assert "explain-model" in result.stdout
+
+
+def test_mla_cache_is_shown_whole_on_every_gpu() -> None:
+    code, out, _ = run("deepseek-ai/DeepSeek-V3", "--provider", "aws", "--top", "1")
+    assert code == 0
+    assert "37B active per token" in out
+    assert "precision fp8: the published weights" in out
+    assert "kept whole on every GPU (MLA latent cache)" in out

@@ -53,9 +53,14 @@ def _assumptions(info: models.ModelInfo, est: sizing.Estimate, given: dict[str, 
         out.append(f"precision {i['precision']}: {why}")
     if est.kind == "inference":
         if i.get("kv_cache") and given["context"] is None:
-            out.append(f"context {i['context_tokens']} tokens: default, the model's maximum "
-                       f"({info.max_context or 'not published'}) capped at "
+            if info.max_context:
+                why = (f"the model's maximum ({info.max_context}) capped at "
                        f"{sizing.DEFAULT_CONTEXT_CAP}")
+            elif info.arch_kind == "encoder-decoder":
+                why = "as for encoder-decoder models without a published maximum"
+            else:
+                why = "as for models without a published maximum"
+            out.append(f"context {i['context_tokens']} tokens: default, {why}")
         if i.get("kv_cache") and given["concurrency"] is None:
             out.append(f"{i['concurrency']} concurrent sequences: default")
         if i["kv_cache_dtype"] == "auto":
@@ -130,7 +135,8 @@ def build(name: str, precision: str | None = None, context: int | None = None,
         "purpose": purpose,
         "estimate": {"summary": est.describe(), "total_gib": round(est.total_gib, 2),
                      "components_gib": {k: round(v, 2) for k, v in est.components.items()},
-                     "per_gpu_components": list(est.per_gpu), "inputs": est.inputs,
+                     "per_gpu_components": list(est.per_gpu),
+                     "shard_limits": dict(est.shard_limit), "inputs": est.inputs,
                      "approximate": est.approximate},
         "assumptions": _assumptions(info, est, given, headroom),
         "headroom": headroom, "hours_per_month": hours, "capacity": "on-demand",
@@ -140,7 +146,18 @@ def build(name: str, precision: str | None = None, context: int | None = None,
     }
 
 
-_COMPONENT_NOTES = {"kv_cache": "context × sequences × per-token KV, split across GPUs"}
+def _component_note(name: str, estimate: dict[str, Any]) -> str:
+    """How a component is spread over GPUs (sizing.Estimate.per_gpu and shard_limit)."""
+    if name in estimate["per_gpu_components"]:
+        return "on every GPU"
+    limit = estimate["shard_limits"].get(name)
+    what = "context × sequences × per-token KV, " if name == "kv_cache" else ""
+    if limit == 1:
+        return what + "kept whole on every GPU (MLA latent cache)"
+    if limit:
+        return what + f"split across up to {limit} GPUs (one KV head each)"
+    return what + "split across GPUs"
+
 
 
 _PURPOSES = {"inference": "Inference", "training": "Full fine-tune", "lora": "LoRA fine-tune",
@@ -156,8 +173,7 @@ def render_text(data: dict[str, Any]) -> str:
              f"{_PURPOSES[data['purpose']]} estimate: {e['summary']}", ""]
     width = max(len(k) for k in e["components_gib"])
     for name, gib in e["components_gib"].items():
-        note = "on every GPU" if name in e["per_gpu_components"] else \
-            _COMPONENT_NOTES.get(name, "split across GPUs")
+        note = _component_note(name, e)
         lines.append(f"  {name:<{width}}  {gib:8.2f} GiB" + (f"   {note}" if note else ""))
     lines.append(f"  {'total':<{width}}  {e['total_gib']:8.2f} GiB")
     lines += ["", "Assumptions:"] + [f"  - {a}" for a in data["assumptions"]]
