@@ -72,6 +72,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "comment": "gpulint.github.cli:comment",
     "cost": "gpulint.commands.cost_cmd:cost",
     "diff": "gpulint.commands.diff_cmd:diff",
+    "explain-model": "gpulint.commands.explain_model:explain_model",
     "baseline": "gpulint.commands.baseline:baseline",
     "init": "gpulint.commands.init:init",
 }

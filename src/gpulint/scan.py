@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gpulint import cost, declarations, rightsizing, suppressions
@@ -146,10 +146,13 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
         diagnostics = [d for d in diagnostics if os.path.abspath(d.path) in report_only]
     declarations.apply(resources, opts.model_declarations)
     cost_opts = opts.cost_options()
+    sizing_opts, problems = rightsizing.options_from_rules(
+        rules, opts.rule_options, opts.hours, overrides=opts.pricing_overrides,
+        default_regions=opts.default_regions)
+    diagnostics.extend(Diagnostic("<rule options>", None, p, "warning") for p in problems)
     for res in resources:
         cost.price_resource(res, opts.hours, cost_opts)
-        rightsizing.apply(res, rightsizing.SizingOptions(hours=res.facts["cost.hours"],
-                                                         overrides=opts.pricing_overrides))
+        rightsizing.apply(res, replace(sizing_opts, hours=res.facts["cost.hours"]))
     rules_by_id = rules
     findings, skipped = evaluate(resources, rules_by_id, opts.rule_options, opts.severities,
                                  opts.hours)
