@@ -238,6 +238,12 @@ def gcp_accelerator(api_name: str) -> InstanceSpec | None:
     return _to_spec("gcp", key, _active()._provider("gcp")["accelerators"][key])
 
 
+def gcp_accelerators() -> list[InstanceSpec]:
+    """Every GCE accelerator (GPUs and TPU slices) in the catalog."""
+    table = _active()._provider("gcp").get("accelerators", {})
+    return [_to_spec("gcp", key, table[key]) for key in sorted(table)]
+
+
 def gcp_accelerator_price(api_name: str, region: str) -> Price | None:
     """USD per GPU-hour for GPUs; per slice-hour for TPU slices. Do not add this to the
     price of a bundled machine type: that price already includes the GPUs."""

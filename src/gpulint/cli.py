@@ -99,11 +99,14 @@ def cli(ctx: click.Context, debug: bool) -> None:
               show_default=True, help="Hours a month each resource runs.")
 @click.option("--max-file-size", type=click.IntRange(1), default=5 * 1024, show_default=True,
               help="Skip files larger than this many KiB (with a notice).")
+@click.option("--helm-values", "helm_values", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="Values file for `helm template` when a scanned directory is a Helm chart.")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: on a terminal).")
 @click.option("--verbose", "-v", is_flag=True, help="Show remediations, price bases and every unevaluated item.")
 def scan(paths: tuple[str, ...], fmt: str, output: str | None, fail_on: str,
          variables: tuple[str, ...], var_files: tuple[str, ...], rules_dirs: tuple[str, ...],
-         hours: float, max_file_size: int, color: bool | None, verbose: bool) -> None:
+         hours: float, max_file_size: int, helm_values: tuple[str, ...], color: bool | None,
+         verbose: bool) -> None:
     """Scan PATHS (default: the current directory) for GPU cost problems."""
     from gpulint import report as report_mod
     from gpulint import scan as scan_mod
@@ -112,7 +115,8 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, fail_on: str,
     rules = _load_rules(rules_dirs)
     inputs = Inputs(var_files=list(var_files), vars=_parse_vars(variables),
                     env={k: v for k, v in os.environ.items() if k.startswith("TF_VAR_")})
-    opts = scan_mod.ScanOptions(inputs=inputs, hours=hours, max_file_bytes=max_file_size * 1024)
+    opts = scan_mod.ScanOptions(inputs=inputs, hours=hours, max_file_bytes=max_file_size * 1024,
+                                helm_values=list(helm_values))
     result = scan_mod.run(list(paths) or ["."], rules, opts)
     report = report_mod.build(result, hours)
     if fmt == "json":

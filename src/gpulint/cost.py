@@ -56,11 +56,14 @@ def _k8s_price(facts: dict[str, Any]) -> HourlyPrice | Unknown:
     gpus = facts.get("gpu.count")
     if not isinstance(gpus, (int, float)) or gpus <= 0:
         return Unknown("GPU count unknown")
+    # A MIG slice is billed as its share of the GPU's compute slices (1g = 1/7).
+    gpus = gpus * facts.get("gpu.fraction", 1)
     cloud, itype = facts.get("provider.cloud"), facts.get("instance.type")
     if isinstance(cloud, str) and isinstance(itype, str):
-        region = catalog.default_region(cloud)
-        node = node_price(cloud, itype, region, facts)
+        region = facts.get("region") if isinstance(facts.get("region"), str) \
+            else catalog.default_region(cloud)
         node_gpus = facts.get("node.gpu_count") or 1
+        node = node_price(cloud, itype, region, {**facts, "gpu.count": node_gpus})
         if isinstance(node, Unknown):
             return node
         share = min(1.0, gpus / node_gpus)
@@ -75,6 +78,8 @@ def _k8s_price(facts: dict[str, Any]) -> HourlyPrice | Unknown:
         return Unknown(f"not priceable: {model.reason}")
     if not isinstance(model, str):
         return Unknown("not priceable: GPU model unknown")
+    if model.startswith("TPU-"):
+        return _tpu_chip_price(model, gpus)
     best = catalog.cheapest_per_gpu_hour(model)
     if best is None:
         return Unknown(f"not priceable: no per-GPU price for {model}")
@@ -85,6 +90,24 @@ def _k8s_price(facts: dict[str, Any]) -> HourlyPrice | Unknown:
     return HourlyPrice(per_gpu * gpus, spot_per_gpu * gpus if spot_per_gpu else None,
                        f"{gpus:g}× {model} at the cheapest on-demand GPU-hour "
                        f"({provider} {itype} {region})")
+
+
+def _tpu_chip_price(model: str, chips: float) -> HourlyPrice | Unknown:
+    """TPU chips at the cheapest per-chip price of any slice of that TPU generation."""
+    region = catalog.default_region("gcp")
+    best: tuple[float, float | None, str] | None = None
+    for spec in catalog.gcp_accelerators():
+        p = catalog.gcp_accelerator_price(spec.name, region)
+        if spec.gpu_model != model or p is None or p.ondemand is None or spec.gpu_count < 1:
+            continue
+        per_chip = p.ondemand / spec.gpu_count
+        if best is None or per_chip < best[0]:
+            best = (per_chip, p.spot / spec.gpu_count if p.spot else None, spec.name)
+    if best is None:
+        return Unknown(f"not priceable: no {model} slice price in gcp {region}")
+    return HourlyPrice(best[0] * chips, best[1] * chips if best[1] else None,
+                       f"{chips:g} {model} chips at the cheapest on-demand chip-hour "
+                       f"(gcp {best[2]} {region})")
 
 
 def resource_price(res: Resource) -> HourlyPrice | Unknown:

@@ -119,7 +119,8 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: SizingOptions) -> No
     if res.source == "kubernetes" and not isinstance(f.get("instance.type"), str):
         candidates = _gpu_candidates(est, opts.headroom)
     elif isinstance(provider, str) and provider in {"aws", "gcp", "azure"}:
-        region = f.get("region") if res.source == "terraform" else catalog.default_region(provider)
+        region = f.get("region") if res.source == "terraform" or isinstance(f.get("region"), str) \
+            else catalog.default_region(provider)
         if not isinstance(region, str):
             return
         candidates = _node_candidates(provider, region, capacity, est, opts.headroom)

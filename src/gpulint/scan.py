@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint import cost, rightsizing
+from gpulint import cost, linking, rightsizing
 from gpulint.discover import discover
 from gpulint.engine import evaluate
 from gpulint.facts import kubernetes as k8s_facts
 from gpulint.facts import terraform as tf_facts
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity
-from gpulint.parse.kubernetes import is_manifest, load_documents, looks_like_kubernetes
+from gpulint.parse import templates
+from gpulint.parse.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
 from gpulint.ruleset import Rule
 from gpulint.terraform.loader import TerraformProject
 from gpulint.terraform.module import Inputs
@@ -27,6 +29,7 @@ class ScanOptions:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     severities: dict[str, Severity] = field(default_factory=dict)
+    helm_values: list[str] = field(default_factory=list)  # values files for `helm template`
 
 
 @dataclass
@@ -68,9 +71,14 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
         return read_text(path, opts.max_file_bytes)
 
     project = TerraformProject(read)
+    rendered = templates.plan(found.files, opts.helm_values, lambda p: read(p)[0])
+    diagnostics.extend(rendered.diagnostics)
+    k8s_objects: list[K8sObject] = list(rendered.objects)
     for sf in found.files:
         if sf.kind in {"terraform", "terraform-json"}:
             project.add_file(sf.path)
+            continue
+        if sf.path in rendered.skip:
             continue
         text, diag = read(sf.path)
         if diag:
@@ -78,26 +86,26 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
         if text is None:
             continue
         if sf.kind == "json":
-            resources.extend(_json_file(sf.path, text, diagnostics))
+            k8s_objects.extend(_json_file(sf.path, text, diagnostics))
             continue
         if not looks_like_kubernetes(text):
             continue
         if "{{" in text and ("}}" in text) and _templated(text):
-            diagnostics.append(Diagnostic(sf.path, None, "template file (Helm/Go template "
-                                          "syntax), skipped: render it first", "warning"))
+            diagnostics.append(Diagnostic(sf.path, _templated_line(text), "skipped a template: "
+                                          "Helm/Go template syntax ({{ }}); render it first "
+                                          "(helm template) or scan its chart directory", "warning"))
             continue
         objects, diags = load_documents(sf.path, text)
         diagnostics.extend(diags)
-        for obj in objects:
-            res = k8s_facts.build(obj)
-            if res:
-                resources.append(res)
+        k8s_objects.extend(objects)
+    resources.extend(k8s_facts.build_all(k8s_objects))
     loaded = project.load(opts.inputs)
     diagnostics.extend(loaded.diagnostics)
     for inst in loaded.resources:
         res = tf_facts.build(inst)
         if res:
             resources.append(res)
+    linking.link(resources, k8s_objects)
     for res in resources:
         cost.price_resource(res, opts.hours)
         rightsizing.apply(res, rightsizing.SizingOptions(hours=opts.hours))
@@ -109,14 +117,20 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
     return ScanResult(len(found.files), resources, findings, skipped, diagnostics, loaded.notes)
 
 
+_TEMPLATE_ACTION = re.compile(r"\{\{-?\s*[.$A-Za-z/(]")
+
+
 def _templated(text: str) -> bool:
-    """Go template actions ({{ .Values.x }}) outside YAML strings make a file unparseable."""
-    import re
-
-    return re.search(r"\{\{-?\s*[.$A-Za-z/(]", text) is not None
+    """Go template actions ({{ .Values.x }}) make a file a template, not a manifest."""
+    return _TEMPLATE_ACTION.search(text) is not None
 
 
-def _json_file(path: str, text: str, diagnostics: list[Diagnostic]) -> list[Resource]:
+def _templated_line(text: str) -> int | None:
+    m = _TEMPLATE_ACTION.search(text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def _json_file(path: str, text: str, diagnostics: list[Diagnostic]) -> list[K8sObject]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -127,12 +141,8 @@ def _json_file(path: str, text: str, diagnostics: list[Diagnostic]) -> list[Reso
         diagnostics.append(Diagnostic(path, None, "Terraform plan JSON is not evaluated yet; "
                                       "scan the .tf sources instead", "warning"))
         return []
-    out = []
-    if is_manifest(data):
-        objects, diags = load_documents(path, text)
-        diagnostics.extend(diags)
-        for obj in objects:
-            res = k8s_facts.build(obj)
-            if res:
-                out.append(res)
-    return out
+    if not is_manifest(data):
+        return []
+    objects, diags = load_documents(path, text)
+    diagnostics.extend(diags)
+    return objects
