@@ -57,12 +57,15 @@ def _k8s_price(facts: dict[str, Any]) -> HourlyPrice | Unknown:
     if not isinstance(gpus, (int, float)) or gpus <= 0:
         return Unknown("GPU count unknown")
     # A MIG slice is billed as its share of the GPU's compute slices (1g = 1/7).
-    gpus = gpus * facts.get("gpu.fraction", 1)
+    slices, gpus = gpus, gpus * facts.get("gpu.fraction", 1)
+    what = f"{slices:g}× MIG {facts['gpu.mig_profile']} = {gpus:.3g}" \
+        if facts.get("gpu.mig_profile") else f"{gpus:g}"
     cloud, itype = facts.get("provider.cloud"), facts.get("instance.type")
     if isinstance(cloud, str) and isinstance(itype, str):
         region = facts.get("region") if isinstance(facts.get("region"), str) \
             else catalog.default_region(cloud)
         node_gpus = facts.get("node.gpu_count") or 1
+        unit = "GPUs" if facts.get("accelerator.kind", "gpu") == "gpu" else "devices"
         node = node_price(cloud, itype, region, {**facts, "gpu.count": node_gpus})
         if isinstance(node, Unknown):
             return node
@@ -72,7 +75,7 @@ def _k8s_price(facts: dict[str, Any]) -> HourlyPrice | Unknown:
             return None if v is None else v * share
 
         return HourlyPrice(part(node.ondemand), part(node.spot),
-                           f"{gpus:g}/{node_gpus:g} of {node.basis}")
+                           f"{what}/{node_gpus:g} {unit} of {node.basis}")
     model = facts.get("gpu.model")
     if isinstance(model, Unknown):
         return Unknown(f"not priceable: {model.reason}")
@@ -80,7 +83,9 @@ def _k8s_price(facts: dict[str, Any]) -> HourlyPrice | Unknown:
         return Unknown("not priceable: GPU model unknown")
     if model.startswith("TPU-"):
         return _tpu_chip_price(model, gpus)
-    best = catalog.cheapest_per_gpu_hour(model)
+    # Within the cloud the selectors name (Karpenter → aws, GKE → gcp), else over all clouds.
+    best = (catalog.cheapest_per_gpu_hour(model, cloud) if isinstance(cloud, str) else None) \
+        or catalog.cheapest_per_gpu_hour(model)
     if best is None:
         return Unknown(f"not priceable: no per-GPU price for {model}")
     per_gpu, provider, itype, region = best
@@ -88,7 +93,7 @@ def _k8s_price(facts: dict[str, Any]) -> HourlyPrice | Unknown:
     spec = catalog.instance(provider, itype)
     spot_per_gpu = (spot.spot / spec.gpu_count) if spot and spot.spot and spec else None
     return HourlyPrice(per_gpu * gpus, spot_per_gpu * gpus if spot_per_gpu else None,
-                       f"{gpus:g}× {model} at the cheapest on-demand GPU-hour "
+                       f"{what}× {model} at the cheapest on-demand GPU-hour "
                        f"({provider} {itype} {region})")
 
 
@@ -129,7 +134,8 @@ def priced_count(res: Resource) -> tuple[Any, str]:
     lo, hi, desired = f.get("replicas.min"), f.get("replicas.max"), f.get("replicas.desired")
     zones = f.get("zones", 1)
     if isinstance(lo, int) and isinstance(hi, int) and lo != hi:
-        note = f"autoscaling {lo}–{hi} nodes, priced at the minimum"
+        unit = "replicas" if res.source == "kubernetes" else "nodes"
+        note = f"autoscaling {lo}–{hi} {unit}, priced at the minimum"
         count: Any = lo
     else:
         count = desired if desired is not None else 1

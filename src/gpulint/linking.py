@@ -14,7 +14,7 @@ from gpulint.facts.k8s_accelerators import Accelerators
 from gpulint.facts.k8s_kinds import dig
 from gpulint.facts.k8s_nodepool import capacity_of
 from gpulint.facts.k8s_nodes import (
-    NodeSelection, NodeTarget, gpu_from_product, matches, set_hardware,
+    NodeSelection, NodeTarget, gpu_from_product, matches, set_hardware, untolerated,
 )
 from gpulint.facts.kubernetes import shutdown_of
 from gpulint.model import Resource, Unknown
@@ -98,7 +98,9 @@ def _node_pools(resources: list[Resource]) -> None:
         if not isinstance(sel, NodeSelection) or "k8s.node_target" in res.facts:
             continue
         found = [(t, pool) for t, pool in targets if matches(sel, t)]
-        if len(found) > 1:
+        if not found:
+            _blocked_by_taints(res, sel, targets)
+        elif len(found) > 1:
             names = ", ".join(t.address for t, _ in found)
             res.set_fact("node_pool", Unknown(f"node selection matches several pools ({names})"))
         elif found:
@@ -108,6 +110,18 @@ def _node_pools(resources: list[Resource]) -> None:
                 _from_terraform_pool(res, pool)
             else:
                 _from_karpenter_pool(res, sel, target)
+
+
+def _blocked_by_taints(res: Resource, sel: NodeSelection,
+                       targets: list[tuple[NodeTarget, Resource]]) -> None:
+    """A pod that selects a pool's nodes without tolerating its taints never schedules there."""
+    for target, _ in targets:
+        if matches(sel, target, check_taints=False):
+            taints = ", ".join(f"{t.get('key')}={t.get('value') or ''}:{t.get('effect')}"
+                               for t in untolerated(sel, target))
+            res.set_fact("node_pool", Unknown(f"selects {target.address} but does not tolerate "
+                                              f"its taint {taints}, so it cannot be scheduled"))
+            return
 
 
 def _reset_hardware(res: Resource) -> None:
@@ -137,7 +151,7 @@ def _from_karpenter_pool(res: Resource, sel: NodeSelection, target: NodeTarget) 
     """The pod's constraints narrowed by the pool's: one instance type or GPU if that is all
     the pool allows, and the pool's capacity unless the pod chose its own."""
     merged = NodeSelection({**target.labels, **sel.labels}, {**target.choices, **sel.choices},
-                           sel.excluded, sel.tolerations)
+                           sel.excluded, sel.tolerations, sel.from_affinity)
     acc = res.facts.get("k8s.accelerators")
     _reset_hardware(res)
     set_hardware(res, merged, acc if isinstance(acc, Accelerators) else Accelerators(count=1))

@@ -16,8 +16,9 @@ MODEL_ENV_VARS = ("HF_MODEL_ID", "MODEL_ID", "MODEL_NAME", "MODEL", "MODEL_PATH"
 
 # Flags naming the model, in priority order: vLLM, TGI, SGLang, KServe huggingface, llama.cpp,
 # Triton (--load-model) and KServe's storageUri (passed as --storage-uri by the fact builder).
-_MODEL_FLAGS = ("--model", "--model-id", "--model_id", "--model-path", "--model_path",
-                "--model-name", "--model_name", "-m", "--load-model", "--storage-uri")
+# (--model-name / --served-model-name are the name clients use, not the weights, so not read.)
+_MODEL_FLAGS = ("--model", "--model-id", "--model_id", "--model-path", "--model_path", "-m",
+                "--load-model", "--storage-uri")
 _PRECISION_FLAGS = ("--quantization", "--quantize", "--dtype", "-q", "--torch-dtype")
 _TP_FLAGS = ("--tensor-parallel-size", "-tp", "--tp", "--tp-size", "--num-shard")
 _CONTEXT_FLAGS = ("--max-model-len", "--max-total-tokens", "--context-length", "--ctx-size", "-c",

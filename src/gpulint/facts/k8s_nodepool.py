@@ -85,8 +85,8 @@ def build_nodepool(obj: Any) -> Resource | None:
     res.facts["replicas.desired"] = res.facts["replicas.min"] = 0
     per_node = res.facts.get("node.gpu_count")
     gpus = res.facts["gpu.count"]
-    res.facts["replicas.max"] = int(gpus // per_node) if isinstance(gpus, int) and \
-        isinstance(per_node, (int, float)) and per_node else gpus
+    if isinstance(gpus, int) and isinstance(per_node, (int, float)) and per_node:
+        res.facts["replicas.max"] = int(gpus // per_node)
     res.facts["workload"], res.facts["workload.source"] = "unknown", None
     res.facts["shutdown"] = shutdown_from_tags(labels) or (
         "none" if res.facts["nodepool.consolidation"] == "never" else "scale-to-zero")

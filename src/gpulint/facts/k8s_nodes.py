@@ -56,6 +56,10 @@ class NodeSelection:
     choices: dict[str, list[str]] = field(default_factory=dict)  # label → allowed values (In)
     excluded: dict[str, list[str]] = field(default_factory=dict)  # label → NotIn values
     tolerations: list[dict[str, Any]] = field(default_factory=list)
+    from_affinity: set[str] = field(default_factory=set)  # labels that came from node affinity
+
+    def where(self, key: str) -> str:
+        return "node affinity" if key in self.from_affinity else "node selector"
 
 
 def selection(pod: dict[str, Any]) -> NodeSelection:
@@ -76,7 +80,9 @@ def selection(pod: dict[str, Any]) -> NodeSelection:
             key, values = str(expr.get("key")), [str(v) for v in expr["values"]]
             if expr.get("operator") == "In":
                 if len(values) == 1:
-                    sel.labels.setdefault(key, values[0])
+                    if key not in sel.labels:
+                        sel.labels[key] = values[0]
+                        sel.from_affinity.add(key)
                 else:
                     sel.choices[key] = values
             elif expr.get("operator") == "NotIn":
@@ -90,13 +96,13 @@ def capacity(sel: NodeSelection) -> tuple[str, str]:
     """(spot | on-demand, why). A spot toleration alone does not put a pod on spot nodes."""
     for key, value in SPOT_LABELS.items():
         if sel.labels.get(key, "").lower() == value.lower():
-            return "spot", f"node selector {key}={sel.labels[key]}"
+            return "spot", f"{sel.where(key)} {key}={sel.labels[key]}"
         allowed = sel.choices.get(key)
         if allowed and all(v.lower() == value.lower() for v in allowed):
             return "spot", f"node affinity {key} In {allowed}"
     for key, value in ONDEMAND_LABELS.items():
         if sel.labels.get(key, "").lower() == value.lower():
-            return "on-demand", f"node selector {key}={sel.labels[key]}"
+            return "on-demand", f"{sel.where(key)} {key}={sel.labels[key]}"
     if [v.lower() for v in sel.excluded.get(KARPENTER_CAPACITY, [])] == ["on-demand"]:
         return "spot", f"node affinity {KARPENTER_CAPACITY} NotIn [on-demand]"
     return "on-demand", "no node selector or required affinity asks for spot capacity"
@@ -217,7 +223,13 @@ def _allowed(target: NodeTarget, key: str) -> list[str] | None:
     return None
 
 
-def matches(sel: NodeSelection, target: NodeTarget) -> bool:
+def untolerated(sel: NodeSelection, target: NodeTarget) -> list[dict[str, Any]]:
+    """The target's scheduling taints the pod does not tolerate."""
+    return [t for t in target.taints if t.get("effect") in {"NoSchedule", "NoExecute"}
+            and not tolerates(sel.tolerations, t)]
+
+
+def matches(sel: NodeSelection, target: NodeTarget, check_taints: bool = True) -> bool:
     """True when the pod's hard constraints select these nodes and it tolerates their taints.
     A pod that names none of the target's own labels is not linked: nothing ties it there."""
     named = False
@@ -235,5 +247,4 @@ def matches(sel: NodeSelection, target: NodeTarget) -> bool:
         allowed = _allowed(target, key)
         if allowed is not None and all(v in values for v in allowed):
             return False
-    blocking = [t for t in target.taints if t.get("effect") in {"NoSchedule", "NoExecute"}]
-    return named and all(tolerates(sel.tolerations, t) for t in blocking)
+    return named and (not check_taints or not untolerated(sel, target))
