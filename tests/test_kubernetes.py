@@ -192,3 +192,13 @@ def test_karpenter_nodepool_and_keda_scale_to_zero(linked: dict[str, Resource]) 
     assert _facts(r, "node_pool", "gpu.model", "capacity", "replicas.min", "replicas.max",
                   "shutdown") == ("NodePool/gpu-spot", "L4", "spot", 0, 5, "scale-to-zero")
     assert "aws" in r.facts["cost.basis"]  # Karpenter GPU names are AWS: priced within AWS
+
+
+def test_aks_pool_by_implicit_agentpool_label_and_spot_taint(linked: dict[str, Resource]) -> None:
+    r = linked["Job/aks-train"]
+    assert _facts(r, "node_pool", "instance.type", "capacity", "gpu.model") == (
+        "azurerm_kubernetes_cluster_node_pool.a100", "Standard_NC24ads_A100_v4", "spot", "A100-80GB")
+    assert r.facts["cost.basis"].startswith("1/1 GPUs of azure Standard_NC24ads_A100_v4")
+    # AKS taints spot nodes; a pod that does not tolerate that never lands on them.
+    blocked = linked["Job/aks-train-no-spot-toleration"].facts["node_pool"]
+    assert "kubernetes.azure.com/scalesetpriority=spot:NoSchedule" in blocked.reason
