@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from gpulint.facts.k8s_accelerators import Accelerators
-from gpulint.facts.k8s_kinds import dig
+from gpulint.facts.k8s_kinds import dig, scalar
 from gpulint.facts.k8s_nodepool import capacity_of
 from gpulint.facts.k8s_nodes import (
     NodeSelection, NodeTarget, gpu_from_product, matches, set_hardware, untolerated,
@@ -63,8 +63,8 @@ def _autoscalers(resources: list[Resource], objects: list[K8sObject]) -> None:
         ref = dig(obj.doc, "spec", "scaleTargetRef")
         if bounds is None or not isinstance(ref, dict):
             continue
-        ns = dig(obj.doc, "metadata", "namespace")
-        key = (str(ref.get("kind") or "Deployment"), str(ref.get("name")), ns)
+        ns = scalar(dig(obj.doc, "metadata", "namespace"))
+        key = (scalar(ref.get("kind")) or "Deployment", str(scalar(ref.get("name"))), ns)
         what = f"{obj.doc['kind']} {dig(obj.doc, 'metadata', 'name')} ({obj.path}:{obj.line})"
         lo, hi, idle = bounds
         for res in by_target.get(key, []):
@@ -117,7 +117,7 @@ def _blocked_by_taints(res: Resource, sel: NodeSelection,
     """A pod that selects a pool's nodes without tolerating its taints never schedules there."""
     for target, _ in targets:
         if matches(sel, target, check_taints=False):
-            taints = ", ".join(f"{t.get('key')}={t.get('value') or ''}:{t.get('effect')}"
+            taints = ", ".join(f"{t['key']}={t['value'] or ''}:{t['effect']}"
                                for t in untolerated(sel, target))
             res.set_fact("node_pool", Unknown(f"selects {target.address} but does not tolerate "
                                               f"its taint {taints}, so it cannot be scheduled"))

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gpulint.facts.k8s_kinds import as_dict, as_list, scalar
+
 _REF = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
 
@@ -18,17 +20,19 @@ class ConfigMaps:
         self._data: dict[tuple[str, str], dict[str, str]] = {}
 
     def add(self, doc: dict[str, Any]) -> None:
-        meta = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
-        data = doc.get("data")
-        if isinstance(data, dict):
-            self._data[(str(meta.get("namespace") or ""), str(meta.get("name")))] = \
-                {str(k): str(v) for k, v in data.items() if v is not None}
+        meta = as_dict(doc.get("metadata"))
+        data, name = doc.get("data"), scalar(meta.get("name"))
+        if isinstance(data, dict) and name:
+            self._data[(scalar(meta.get("namespace")) or "", name)] = \
+                {str(k): str(v) for k, v in data.items() if scalar(v) is not None}
 
     def get(self, namespace: str | None, name: Any) -> dict[str, str] | None:
-        ns = namespace or ""
-        if (ns, str(name)) in self._data:
-            return self._data[(ns, str(name))]
-        matches = [d for (n, nm), d in self._data.items() if nm == str(name) and (not n or not ns)]
+        ns, wanted = namespace or "", scalar(name)
+        if wanted is None:
+            return None
+        if (ns, wanted) in self._data:
+            return self._data[(ns, wanted)]
+        matches = [d for (n, nm), d in self._data.items() if nm == wanted and (not n or not ns)]
         return matches[0] if len(matches) == 1 else None
 
 
@@ -36,22 +40,21 @@ def container_env(container: dict[str, Any], namespace: str | None,
                   config_maps: ConfigMaps | None) -> dict[str, str]:
     """envFrom first, then env (which overrides it); `$(VAR)` in values refers to earlier vars."""
     env: dict[str, str] = {}
-    for src in container.get("envFrom") or []:
+    for src in as_list(container.get("envFrom")):
         if not isinstance(src, dict) or not isinstance(src.get("configMapRef"), dict):
             continue
         data = config_maps.get(namespace, src["configMapRef"].get("name")) if config_maps else None
         prefix = str(src.get("prefix") or "")
         for k, v in (data or {}).items():
             env[prefix + k] = v
-    for e in container.get("env") or []:
-        if not isinstance(e, dict) or not e.get("name"):
+    for e in as_list(container.get("env")):
+        name = scalar(e.get("name")) if isinstance(e, dict) else None
+        if not name:
             continue
-        name = str(e["name"])
         if isinstance(e.get("value"), (str, int, float)) and not isinstance(e.get("value"), bool):
             env[name] = _REF.sub(lambda m: env.get(m.group(1), m.group(0)), str(e["value"]))
             continue
-        ref = (e.get("valueFrom") or {}).get("configMapKeyRef") \
-            if isinstance(e.get("valueFrom"), dict) else None
+        ref = as_dict(e.get("valueFrom")).get("configMapKeyRef")
         if isinstance(ref, dict) and config_maps:
             data = config_maps.get(namespace, ref.get("name"))
             if data and str(ref.get("key")) in data:

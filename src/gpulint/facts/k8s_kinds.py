@@ -13,18 +13,65 @@ from typing import Any, Callable
 from gpulint.model import Unknown
 
 
+def as_dict(value: Any) -> dict[str, Any]:
+    return {str(k): v for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def scalar(value: Any) -> str | None:
+    """A name-like field as text; None for missing or structured values."""
+    return str(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) \
+        else None
+
+
+def _clean_container(c: dict[str, Any]) -> dict[str, Any]:
+    """The container fields gpulint reads, each of the type the API requires (or left out)."""
+    out = dict(c)
+    res = as_dict(c.get("resources"))
+    out["resources"] = {k: as_dict(res.get(k)) for k in ("limits", "requests")}
+    out["env"] = [e for e in as_list(c.get("env")) if isinstance(e, dict)]
+    out["envFrom"] = [e for e in as_list(c.get("envFrom")) if isinstance(e, dict)]
+    for key in ("command", "args"):
+        value = c.get(key)
+        out[key] = [str(x) for x in value if scalar(x) is not None] if isinstance(value, list) \
+            else [value] if isinstance(value, str) else []
+    out["name"] = scalar(c.get("name")) or "?"
+    return out
+
+
+def clean_pod(pod: Any) -> dict[str, Any]:
+    """A PodSpec whose fields read by gpulint have the types the API requires; malformed ones
+    are dropped, so a bad manifest gives unknown facts rather than an exception."""
+    pod = as_dict(pod)
+    out = dict(pod)
+    for key in ("containers", "initContainers"):
+        out[key] = [_clean_container(c) for c in as_list(pod.get(key)) if isinstance(c, dict)]
+    out["nodeSelector"] = as_dict(pod.get("nodeSelector"))
+    out["tolerations"] = [t for t in as_list(pod.get("tolerations")) if isinstance(t, dict)]
+    out["affinity"] = as_dict(pod.get("affinity"))
+    return out
+
+
 @dataclass
 class PodGroup:
     suffix: str | None  # appended to the object's address; None for single-template kinds
     pod: dict[str, Any]  # a PodSpec (or an equivalent built from a CRD's fields)
-    labels: dict[str, Any] = field(default_factory=dict)  # pod template labels
-    annotations: dict[str, Any] = field(default_factory=dict)  # pod template annotations
+    labels: Any = field(default_factory=dict)  # pod template labels (a dict once built)
+    annotations: Any = field(default_factory=dict)  # pod template annotations
     desired: Any = 1
     minimum: Any = None  # None: same as desired
     maximum: Any = None
     workload: str | None = None  # implied by the kind, used when nothing more explicit says
     scale_note: str | None = None  # why minimum is what it is (scale to zero by default…)
     certain: bool = False  # the kind alone settles the workload (a PyTorchJob trains)
+
+    def __post_init__(self) -> None:
+        self.pod = clean_pod(self.pod)
+        self.labels = as_dict(self.labels)
+        self.annotations = as_dict(self.annotations)
 
 
 def dig(doc: Any, *path: str) -> Any:
@@ -33,10 +80,6 @@ def dig(doc: Any, *path: str) -> Any:
             return None
         doc = doc.get(key)
     return doc
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _count(value: Any, default: Any, what: str) -> Any:
@@ -58,8 +101,8 @@ def _template(template: Any, suffix: str | None = None, **kw: Any) -> list[PodGr
     spec = dig(template, "spec")
     if not isinstance(spec, dict):
         return []
-    meta = _dict(dig(template, "metadata"))
-    return [PodGroup(suffix, spec, _dict(meta.get("labels")), _dict(meta.get("annotations")), **kw)]
+    meta = as_dict(dig(template, "metadata"))
+    return [PodGroup(suffix, spec, meta.get("labels"), meta.get("annotations"), **kw)]
 
 
 def _scaled(doc: dict[str, Any]) -> list[PodGroup]:
@@ -68,9 +111,9 @@ def _scaled(doc: dict[str, Any]) -> list[PodGroup]:
 
 
 def _pod(doc: dict[str, Any]) -> list[PodGroup]:
-    meta = _dict(doc.get("metadata"))
+    meta = as_dict(doc.get("metadata"))
     spec = doc.get("spec")
-    return [PodGroup(None, spec, _dict(meta.get("labels")), _dict(meta.get("annotations")))] \
+    return [PodGroup(None, spec, meta.get("labels"), meta.get("annotations"))] \
         if isinstance(spec, dict) else []
 
 
@@ -91,14 +134,14 @@ def _cronjob(doc: dict[str, Any]) -> list[PodGroup]:
 
 def _notebook(doc: dict[str, Any]) -> list[PodGroup]:
     # Kubeflow stops a notebook by setting this annotation; the controller scales it to 0.
-    stopped = "kubeflow-resource-stopped" in _dict(dig(doc, "metadata", "annotations"))
+    stopped = "kubeflow-resource-stopped" in as_dict(dig(doc, "metadata", "annotations"))
     return _template(dig(doc, "spec", "template"), desired=0 if stopped else 1, workload="notebook",
                      certain=True)
 
 
 def _kserve(doc: dict[str, Any]) -> list[PodGroup]:
     """InferenceService predictor: `model:` (v1beta1 new style), a framework key, or containers."""
-    pred = _dict(dig(doc, "spec", "predictor"))
+    pred = as_dict(dig(doc, "spec", "predictor"))
     if not pred:
         return []
     containers: list[dict[str, Any]] = []
@@ -109,24 +152,24 @@ def _kserve(doc: dict[str, Any]) -> list[PodGroup]:
     spec_model = model if isinstance(model, dict) else pred.get(framework) if framework else None
     if isinstance(spec_model, dict):
         containers.append({"name": "kserve-container", **spec_model})
-    containers += [c for c in pred.get("containers") or [] if isinstance(c, dict)]
+    containers += [c for c in as_list(pred.get("containers")) if isinstance(c, dict)]
     pod = {k: v for k, v in pred.items() if k not in {"model", "containers", framework}}
     pod["containers"] = containers
     lo = _count(pred.get("minReplicas"), 1, "minReplicas")
     hi = _count(pred.get("maxReplicas"), lo, "maxReplicas")
     if hi == 0:  # maxReplicas 0 means "no limit" in KServe
         hi = Unknown("maxReplicas 0: KServe sets no upper bound")
-    meta = _dict(doc.get("metadata"))
-    return [PodGroup("predictor", pod, _dict(meta.get("labels")), _dict(meta.get("annotations")),
+    meta = as_dict(doc.get("metadata"))
+    return [PodGroup("predictor", pod, as_dict(meta.get("labels")), as_dict(meta.get("annotations")),
                      desired=lo, minimum=lo, maximum=hi, workload="inference",
                      scale_note="KServe minReplicas", certain=True)]
 
 
 def _ray_cluster_spec(spec: Any, workload: str | None) -> list[PodGroup]:
-    spec = _dict(spec)
+    spec = as_dict(spec)
     autoscale = spec.get("enableInTreeAutoscaling") is True
     groups = _template(dig(spec, "headGroupSpec", "template"), "head", workload=workload)
-    for wg in spec.get("workerGroupSpecs") or []:
+    for wg in as_list(spec.get("workerGroupSpecs")):
         if not isinstance(wg, dict):
             continue
         name = str(wg.get("groupName", "workers"))
@@ -142,7 +185,7 @@ def _ray_cluster_spec(spec: Any, workload: str | None) -> list[PodGroup]:
 
 def _ray(doc: dict[str, Any]) -> list[PodGroup]:
     kind = doc["kind"]
-    spec = _dict(doc.get("spec"))
+    spec = as_dict(doc.get("spec"))
     if kind == "RayJob":
         return _ray_cluster_spec(spec.get("rayClusterSpec"), "batch")
     if kind == "RayService":
@@ -156,11 +199,11 @@ _TRAINING_REPLICA_KEYS = {"PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfRepli
 
 
 def _training_operator(doc: dict[str, Any]) -> list[PodGroup]:
-    specs = _dict(dig(doc, "spec", _TRAINING_REPLICA_KEYS[doc["kind"]]))
-    elastic = _dict(dig(doc, "spec", "elasticPolicy"))
+    specs = as_dict(dig(doc, "spec", _TRAINING_REPLICA_KEYS[doc["kind"]]))
+    elastic = as_dict(dig(doc, "spec", "elasticPolicy"))
     groups: list[PodGroup] = []
     for role in sorted(specs):
-        rs = _dict(specs[role])
+        rs = as_dict(specs[role])
         replicas = _count(rs.get("replicas"), 1, f"{role} replicas")
         kw: dict[str, Any] = {"desired": replicas}
         if role == "Worker" and elastic:
@@ -174,26 +217,26 @@ def _training_operator(doc: dict[str, Any]) -> list[PodGroup]:
 
 def _trainjob(doc: dict[str, Any]) -> list[PodGroup]:
     """Kubeflow Trainer v2: the trainer container is described inline, the rest by a runtime."""
-    trainer = _dict(dig(doc, "spec", "trainer"))
+    trainer = as_dict(dig(doc, "spec", "trainer"))
     container = {k: trainer[k] for k in ("image", "command", "args", "env") if k in trainer}
     container["name"] = "trainer"
-    container["resources"] = _dict(trainer.get("resourcesPerNode"))
+    container["resources"] = as_dict(trainer.get("resourcesPerNode"))
     pod: dict[str, Any] = {"containers": [container]}
     overrides = dig(doc, "spec", "podSpecOverrides") or dig(doc, "spec", "podTemplateOverrides")
     for o in overrides if isinstance(overrides, list) else []:
-        src = _dict(o.get("spec")) if isinstance(o, dict) and "spec" in o else _dict(o)
+        src = as_dict(o.get("spec")) if isinstance(o, dict) and "spec" in o else as_dict(o)
         for key in ("nodeSelector", "tolerations", "affinity"):
             if key in src:
                 pod[key] = src[key]
-    meta = _dict(doc.get("metadata"))
+    meta = as_dict(doc.get("metadata"))
     nodes = _count(trainer.get("numNodes"), 1, "numNodes")
-    return [PodGroup("trainer", pod, _dict(meta.get("labels")), _dict(meta.get("annotations")),
+    return [PodGroup("trainer", pod, as_dict(meta.get("labels")), as_dict(meta.get("annotations")),
                      desired=nodes, workload="training", certain=True)]
 
 
 def _leaderworkerset(doc: dict[str, Any]) -> list[PodGroup]:
     groups = _count(dig(doc, "spec", "replicas"), 1, "replicas")
-    lwt = _dict(dig(doc, "spec", "leaderWorkerTemplate"))
+    lwt = as_dict(dig(doc, "spec", "leaderWorkerTemplate"))
     size = _count(lwt.get("size"), 1, "size")
     if isinstance(groups, Unknown) or isinstance(size, Unknown):
         bad = groups if isinstance(groups, Unknown) else size
@@ -207,7 +250,7 @@ def _leaderworkerset(doc: dict[str, Any]) -> list[PodGroup]:
 
 def _jobset(doc: dict[str, Any]) -> list[PodGroup]:
     out: list[PodGroup] = []
-    for rj in dig(doc, "spec", "replicatedJobs") or []:
+    for rj in as_list(dig(doc, "spec", "replicatedJobs")):
         if not isinstance(rj, dict):
             continue
         replicas = _count(rj.get("replicas"), 1, "replicas")

@@ -11,7 +11,7 @@ from typing import Any
 
 from gpulint.facts.common import shutdown_from_tags
 from gpulint.facts.k8s_accelerators import WHOLE_GPU_KEYS, Accelerators
-from gpulint.facts.k8s_kinds import dig
+from gpulint.facts.k8s_kinds import as_dict, as_list, dig
 from gpulint.facts.k8s_nodes import (
     INSTANCE_TYPE_KEYS, KARPENTER_CAPACITY, KARPENTER_FAMILY, KARPENTER_GPU_NAME, NodeSelection,
     NodeTarget, set_hardware,
@@ -26,18 +26,18 @@ _GPU_REQUIREMENTS = (KARPENTER_GPU_NAME, KARPENTER_FAMILY, "karpenter.k8s.aws/in
 
 
 def node_target(doc: dict[str, Any], address: str) -> NodeTarget:
-    template = dig(doc, "spec", "template") or {}
-    labels = {str(k): str(v) for k, v in (dig(template, "metadata", "labels") or {}).items()}
+    template = as_dict(dig(doc, "spec", "template"))
+    labels = {k: str(v) for k, v in as_dict(dig(template, "metadata", "labels")).items()}
     labels["karpenter.sh/nodepool"] = str(dig(doc, "metadata", "name"))
     choices: dict[str, list[str]] = {}
-    for req in dig(template, "spec", "requirements") or []:
+    for req in as_list(dig(template, "spec", "requirements")):
         if isinstance(req, dict) and req.get("operator") == "In" and isinstance(req.get("values"), list):
             values = [str(v) for v in req["values"]]
             if len(values) == 1:
                 labels[str(req.get("key"))] = values[0]
             else:
                 choices[str(req.get("key"))] = values
-    taints = [t for t in dig(template, "spec", "taints") or [] if isinstance(t, dict)]
+    taints = [t for t in as_list(dig(template, "spec", "taints")) if isinstance(t, dict)]
     return NodeTarget(address, labels, choices, taints, KARPENTER_OPEN)
 
 
@@ -56,7 +56,7 @@ def build_nodepool(obj: Any) -> Resource | None:
     name = str(dig(doc, "metadata", "name"))
     address = f"NodePool/{name}"
     target = node_target(doc, address)
-    limits = dig(doc, "spec", "limits") or {}
+    limits = as_dict(dig(doc, "spec", "limits"))
     limit_key = next((k for k in WHOLE_GPU_KEYS if k in limits), None)
     gpu_pool = limit_key is not None or any(k in target.labels or k in target.choices
                                             for k in _GPU_REQUIREMENTS)
@@ -65,7 +65,7 @@ def build_nodepool(obj: Any) -> Resource | None:
     res = Resource(address, "NodePool", obj.path, obj.line, "kubernetes")
     res.facts.update({"provider": "kubernetes", "k8s.kind": "NodePool", "k8s.name": name,
                       "k8s.node_target": target, "accelerator.kind": "gpu"})
-    labels = dig(doc, "metadata", "labels") or {}
+    labels = as_dict(dig(doc, "metadata", "labels"))
     res.facts["tags"] = {str(k): v for k, v in {**target.labels, **labels}.items()}
     if limit_key is None:
         res.set_fact("gpu.count", Unknown("the NodePool sets no GPU limit: it can add GPU nodes "

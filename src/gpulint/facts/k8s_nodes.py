@@ -12,6 +12,7 @@ from typing import Any
 
 from gpulint import catalog
 from gpulint.facts.k8s_accelerators import Accelerators
+from gpulint.facts.k8s_kinds import as_list, dig, scalar
 from gpulint.model import Resource, Unknown
 
 INSTANCE_TYPE_KEYS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
@@ -69,12 +70,10 @@ def selection(pod: dict[str, Any]) -> NodeSelection:
     ns = pod.get("nodeSelector")
     if isinstance(ns, dict):
         sel.labels = {str(k): str(v) for k, v in ns.items()}
-    terms = (((pod.get("affinity") or {}).get("nodeAffinity") or {})
-             .get("requiredDuringSchedulingIgnoredDuringExecution") or {}) \
-        if isinstance(pod.get("affinity"), dict) else {}
-    terms = terms.get("nodeSelectorTerms") if isinstance(terms, dict) else None
-    if isinstance(terms, list) and len(terms) == 1 and isinstance(terms[0], dict):
-        for expr in terms[0].get("matchExpressions") or []:
+    terms = as_list(dig(pod, "affinity", "nodeAffinity",
+                        "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"))
+    if len(terms) == 1 and isinstance(terms[0], dict):
+        for expr in as_list(terms[0].get("matchExpressions")):
             if not isinstance(expr, dict) or not isinstance(expr.get("values"), list):
                 continue
             key, values = str(expr.get("key")), [str(v) for v in expr["values"]]
@@ -203,12 +202,18 @@ class NodeTarget:
     open_prefixes: tuple[str, ...] = ()  # labels the pool sets per node from what it launches
 
 
+def plain(entry: dict[str, Any]) -> dict[str, str | None]:
+    """A taint or toleration with its fields as text (malformed fields become None)."""
+    return {k: scalar(entry.get(k)) for k in ("key", "operator", "value", "effect")}
+
+
 def tolerates(tolerations: list[dict[str, Any]], taint: dict[str, Any]) -> bool:
-    for t in tolerations:
-        op = t.get("operator", "Equal")
-        key_ok = (op == "Exists" and not t.get("key")) or t.get("key") == taint.get("key")
-        value_ok = op == "Exists" or str(t.get("value", "")) == str(taint.get("value", ""))
-        effect_ok = not t.get("effect") or t.get("effect") == taint.get("effect")
+    taint = plain(taint)
+    for t in map(plain, tolerations):
+        op = t["operator"] or "Equal"
+        key_ok = (op == "Exists" and not t["key"]) or t["key"] == taint["key"]
+        value_ok = op == "Exists" or (t["value"] or "") == (taint["value"] or "")
+        effect_ok = not t["effect"] or t["effect"] == taint["effect"]
         if key_ok and value_ok and effect_ok:
             return True
     return False
@@ -225,7 +230,7 @@ def _allowed(target: NodeTarget, key: str) -> list[str] | None:
 
 def untolerated(sel: NodeSelection, target: NodeTarget) -> list[dict[str, Any]]:
     """The target's scheduling taints the pod does not tolerate."""
-    return [t for t in target.taints if t.get("effect") in {"NoSchedule", "NoExecute"}
+    return [t for t in map(plain, target.taints) if t["effect"] in {"NoSchedule", "NoExecute"}
             and not tolerates(sel.tolerations, t)]
 
 

@@ -13,7 +13,7 @@ from gpulint.facts import k8s_accelerators, k8s_nodes
 from gpulint.facts.common import normalise_workload, shutdown_from_tags, workload_from
 from gpulint.facts.declared_model import MODEL_ENV_VARS, ModelDecl, from_command, from_tags
 from gpulint.facts.k8s_env import ConfigMaps, container_env
-from gpulint.facts.k8s_kinds import PodGroup, pod_groups
+from gpulint.facts.k8s_kinds import PodGroup, as_dict, pod_groups, scalar
 from gpulint.facts.k8s_nodepool import build_nodepool
 from gpulint.model import Resource, Unknown
 from gpulint.parse.kubernetes import K8sObject
@@ -27,8 +27,7 @@ def _unresolved(value: str) -> bool:
 
 
 def _container_model(c: dict[str, Any], env: dict[str, str]) -> ModelDecl | None:
-    command = [str(x) for x in (c.get("command") or []) + (c.get("args") or [])
-               if isinstance(x, (str, int, float))]
+    command = c["command"] + c["args"]
     if isinstance(c.get("storageUri"), str):  # KServe predictor model
         command += ["--storage-uri", c["storageUri"]]
     decl = from_command(command, env, f"container {c.get('name', '?')}")
@@ -94,17 +93,16 @@ def _group_resource(obj: K8sObject, group: PodGroup, config_maps: ConfigMaps | N
         return None
     doc = obj.doc
     kind = str(doc["kind"])
-    meta = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
-    name, ns = str(meta.get("name", "?")), meta.get("namespace")
+    meta = as_dict(doc.get("metadata"))
+    name, ns = scalar(meta.get("name")) or "?", scalar(meta.get("namespace"))
     address = f"{kind}/{ns}/{name}" if ns else f"{kind}/{name}"
     if group.suffix:
         address += f"/{group.suffix}"
     res = Resource(address, kind, obj.path, obj.line, "kubernetes")
     res.facts.update({"provider": "kubernetes", "k8s.kind": kind, "k8s.name": name,
                       "k8s.namespace": ns, "accelerator.kind": _ACCELERATOR_KIND[acc.kind]})
-    labels = {**group.labels, **(meta.get("labels") if isinstance(meta.get("labels"), dict) else {})}
-    annotations = {**group.annotations,
-                   **(meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {})}
+    labels = {**group.labels, **as_dict(meta.get("labels"))}
+    annotations = {**group.annotations, **as_dict(meta.get("annotations"))}
     res.facts["tags"] = {str(k): v for k, v in labels.items()}
     res.set_fact("gpu.count", acc.count)
     if acc.kind == "mig":
