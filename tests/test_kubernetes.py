@@ -202,3 +202,17 @@ def test_aks_pool_by_implicit_agentpool_label_and_spot_taint(linked: dict[str, R
     # AKS taints spot nodes; a pod that does not tolerate that never lands on them.
     blocked = linked["Job/aks-train-no-spot-toleration"].facts["node_pool"]
     assert "kubernetes.azure.com/scalesetpriority=spot:NoSchedule" in blocked.reason
+
+
+def test_karpenter_pool_with_several_types_of_one_gpu(linked: dict[str, Resource]) -> None:
+    r = linked["Deployment/on-g5-any"]
+    assert _facts(r, "node_pool", "gpu.model", "capacity") == ("NodePool/g5-any", "A10G", "on-demand")
+    assert "cheapest on-demand GPU-hour (aws" in r.facts["cost.basis"]
+    # No GPU limit: the pool itself says it can grow without bound.
+    assert "without bound" in linked["NodePool/g5-any"].facts["gpu.count"].reason
+
+
+def test_daemonset_counts_the_nodes_of_its_pool(linked: dict[str, Resource]) -> None:
+    r = linked["DaemonSet/gpu-exporter"]
+    assert _facts(r, "replicas.desired", "node_pool") == (1, "google_container_node_pool.l4")
+    assert isinstance(r.facts["cost.monthly"], float)

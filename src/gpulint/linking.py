@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from gpulint import catalog
 from gpulint.facts.k8s_accelerators import Accelerators
 from gpulint.facts.k8s_kinds import dig, scalar
 from gpulint.facts.k8s_nodepool import capacity_of
 from gpulint.facts.k8s_nodes import (
-    NodeSelection, NodeTarget, gpu_from_product, matches, set_hardware, untolerated,
+    INSTANCE_TYPE_KEYS, KARPENTER_FAMILY, KARPENTER_GPU_NAME, NodeSelection, NodeTarget,
+    gpu_from_product, matches, set_hardware, untolerated,
 )
 from gpulint.facts.kubernetes import shutdown_of
 from gpulint.model import Resource, Unknown
@@ -145,6 +147,14 @@ def _from_terraform_pool(res: Resource, pool: Resource) -> None:
         res.facts["accelerator.kind"] = f["accelerator.kind"]
     res.set_fact("capacity", f.get("capacity"))
     res.facts["capacity.source"] = f"node pool {pool.address}"
+    if res.facts.get("k8s.kind") == "DaemonSet":
+        # One pod per node of the pool: the pool's size is the DaemonSet's replica count.
+        res.unknowns = [u for u in res.unknowns if not u[0].startswith("replicas.")]
+        for name in ("replicas.min", "replicas.max", "replicas.desired"):
+            res.set_fact(name, f.get(name))
+        res.facts["replicas.source"] = f"one pod per node of {pool.address}"
+        if "zones" in f:
+            res.facts["zones"] = f["zones"]
 
 
 def _from_karpenter_pool(res: Resource, sel: NodeSelection, target: NodeTarget) -> None:
@@ -166,7 +176,15 @@ def _from_karpenter_pool(res: Resource, sel: NodeSelection, target: NodeTarget) 
 
 
 def _one_model(choices: dict[str, list[str]]) -> str | None:
-    """The GPU model when every GPU name the pool allows is the same model."""
-    names = choices.get("karpenter.k8s.aws/instance-gpu-name")
-    models = {gpu_from_product(n) for n in names or []}
-    return next(iter(models)) if len(models) == 1 and None not in models else None
+    """The GPU model when every GPU name, instance type or family the pool allows (whichever it
+    restricts first) has the same GPU."""
+    for key, to_models in (
+            (KARPENTER_GPU_NAME, lambda v: {gpu_from_product(v)}),
+            (INSTANCE_TYPE_KEYS[0], lambda v: {s.gpu_model if s else None
+                                               for s in [catalog.instance("aws", v)]}),
+            (KARPENTER_FAMILY, lambda v: {s.gpu_model for s in catalog.instances("aws")
+                                          if s.name.split(".")[0] == v} or {None})):
+        if key in choices:
+            models = set().union(*(to_models(v) for v in choices[key]))
+            return next(iter(models)) if len(models) == 1 and None not in models else None
+    return None
