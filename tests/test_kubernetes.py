@@ -216,3 +216,10 @@ def test_daemonset_counts_the_nodes_of_its_pool(linked: dict[str, Resource]) -> 
     r = linked["DaemonSet/gpu-exporter"]
     assert _facts(r, "replicas.desired", "node_pool") == (1, "google_container_node_pool.l4")
     assert isinstance(r.facts["cost.monthly"], float)
+
+
+def test_gke_accelerator_label_of_a_bundled_machine_type(linked: dict[str, Resource]) -> None:
+    # g2 machine types carry their L4s; GKE still labels the nodes gke-accelerator=nvidia-l4.
+    r = linked["Pod/by-gke-accelerator"]
+    assert _facts(r, "node_pool", "instance.type", "region") == \
+        ("google_container_node_pool.l4", "g2-standard-8", "europe-west4")

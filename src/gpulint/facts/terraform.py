@@ -257,9 +257,17 @@ def _google_container_node_pool(inst: ResourceInstance) -> Resource | None:
         "cloud.google.com/gke-nodepool": v.get("name"),
         "cloud.google.com/gke-spot": "true" if spot is True else None,
         "cloud.google.com/gke-preemptible": "true" if pre is True else None,
-        "cloud.google.com/gke-accelerator": res.facts.get("gpu.accelerator_type"),
+        "cloud.google.com/gke-accelerator": res.facts.get("gpu.accelerator_type")
+        or _gke_accelerator_name(res.facts.get("gpu.model")),
         "node.kubernetes.io/instance-type": res.facts.get("instance.type")})
     return res
+
+
+def _gke_accelerator_name(model: Any) -> str | None:
+    """GKE labels GPU nodes with the accelerator's API name, bundled machine types too."""
+    names = [a.name for a in catalog.gcp_accelerators()
+             if a.accelerator_kind == "gpu" and a.gpu_model == model]
+    return names[0] if len(names) == 1 else None
 
 
 def _azure_spot(priority: Any) -> Any:
