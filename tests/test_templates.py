@@ -183,3 +183,16 @@ def test_cli_helm_values_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     report = json.loads(out.output)
     assert [r["address"] for r in report["resources"]] == ["Deployment/llm-llm"]
     assert "--values" in (bindir / "helm.args").read_text()
+
+
+def test_kubectl_kustomize_when_kustomize_is_missing(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    src = tmp_path / "app"
+    src.mkdir()
+    (src / "kustomization.yaml").write_text("resources: [deployment.yaml]\n")
+    (src / "deployment.yaml").write_text(PLAIN)
+    bindir = _tool(tmp_path / "bin", "kubectl", PLAIN)
+    monkeypatch.setenv("PATH", str(bindir))
+    result = scan.run([str(src)], [])
+    assert _warnings(result) == [] and [r.address for r in result.resources] == ["Deployment/llm"]
+    assert (bindir / "kubectl.args").read_text().split() == ["kustomize", str(src)]
