@@ -10,6 +10,11 @@ from gpulint.model import Finding, NotEvaluated, Resource, Severity, Unknown
 from gpulint.ruleset import Rule
 
 
+# Phrases the sizing step writes as `text.<name>` facts (docs/sizing.md, "Message placeholders").
+SIZING_TEXT = ("model_label", "provided", "alternative_detail", "alternative_saving", "parallelism",
+               "idle_fix", "generation", "generation_detail", "generation_saving")
+
+
 def _fmt_money(v: Any) -> str:
     return f"${v:,.0f}" if isinstance(v, (int, float)) else "?"
 
@@ -39,7 +44,9 @@ def placeholders(res: Resource, rule: Rule, options: dict[str, Any]) -> dict[str
         "alternative_monthly": _fmt_money(f.get("sizing.alternative_monthly")),
         "monthly_cost": _fmt_money(f.get("cost.monthly")),
         "missing_tags": ", ".join(missing) or "?", "idle_gpus": text("sizing.idle_gpus"),
-        "tensor_parallel": text("model.tensor_parallel"),
+        "tensor_parallel": text("model.tensor_parallel"), "used_gpus": text("sizing.used_gpus"),
+        **{name: text("text." + name) for name in SIZING_TEXT},
+        **({} if "text.model_label" in f else {"model_label": text("model.id")}),
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gpulint import cost, linking, rightsizing
@@ -15,6 +15,7 @@ from gpulint.facts import terraform as tf_facts
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity
 from gpulint.parse import templates
 from gpulint.parse.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
+from gpulint.pricing_overrides import PricingOverrides
 from gpulint.ruleset import Rule
 from gpulint.terraform.loader import TerraformProject
 from gpulint.terraform.module import Inputs
@@ -30,6 +31,16 @@ class ScanOptions:
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     severities: dict[str, Severity] = field(default_factory=dict)
     helm_values: list[str] = field(default_factory=list)  # values files for `helm template`
+    # Pricing (docs/cost.md): parsed overrides file, hours a month per workload class and per
+    # resource address (glob patterns allowed), and per-provider default regions.
+    pricing_overrides: PricingOverrides | None = None
+    hours_by_workload: dict[str, float] = field(default_factory=dict)
+    hours_by_address: dict[str, float] = field(default_factory=dict)
+    default_regions: dict[str, str] = field(default_factory=dict)
+
+    def cost_options(self) -> cost.CostOptions:
+        return cost.CostOptions(self.hours, self.hours_by_workload, self.hours_by_address,
+                                self.pricing_overrides, self.default_regions)
 
 
 @dataclass
@@ -40,6 +51,7 @@ class ScanResult:
     not_evaluated: list[NotEvaluated]
     diagnostics: list[Diagnostic]
     module_notes: list[Any] = field(default_factory=list)
+    options: ScanOptions | None = None
 
 
 def read_text(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[str | None, Diagnostic | None]:
@@ -106,15 +118,21 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
         if res:
             resources.append(res)
     linking.link(resources, k8s_objects)
+    cost_opts = opts.cost_options()
+    sizing_opts, problems = rightsizing.options_from_rules(
+        rules, opts.rule_options, opts.hours, overrides=opts.pricing_overrides,
+        default_regions=opts.default_regions)
+    diagnostics.extend(Diagnostic("<rule options>", None, p, "warning") for p in problems)
     for res in resources:
-        cost.price_resource(res, opts.hours)
-        rightsizing.apply(res, rightsizing.SizingOptions(hours=opts.hours))
+        cost.price_resource(res, opts.hours, cost_opts)
+        rightsizing.apply(res, replace(sizing_opts, hours=res.facts["cost.hours"]))
     rules_by_id = rules
     findings, skipped = evaluate(resources, rules_by_id, opts.rule_options, opts.severities,
                                  opts.hours)
     resources.sort(key=lambda r: (r.path, r.line, r.address))
     diagnostics.sort(key=lambda d: (d.path, d.line or 0, d.message))
-    return ScanResult(len(found.files), resources, findings, skipped, diagnostics, loaded.notes)
+    return ScanResult(len(found.files), resources, findings, skipped, diagnostics, loaded.notes,
+                      opts)
 
 
 _TEMPLATE_ACTION = re.compile(r"\{\{-?\s*[.$A-Za-z/(]")

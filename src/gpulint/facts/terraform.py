@@ -26,7 +26,8 @@ def _region(inst: ResourceInstance, provider: str, explicit: Any = None) -> tupl
         return value, None
     cfg = inst.provider()
     if cfg is not None and isinstance(cfg.region, str) and cfg.region:
-        return cfg.region, "code"
+        m = _ZONE_RE.match(cfg.region)
+        return (m.group(1) if m else cfg.region), "code"
     if cfg is not None and isinstance(cfg.region, Unknown):
         return Unknown(f"provider region: {cfg.region.reason}"), None
     return catalog.default_region(provider), "default"
