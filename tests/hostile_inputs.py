@@ -29,7 +29,7 @@ COMMITTED = [
     Case("lone-separator.yaml", None),
     Case("empty.tf", None),
     Case("empty.yaml", None),
-    Case("templated.yaml", "template file"),
+    Case("templated.yaml", "skipped a template", 4),
     Case("alias-bomb.yaml", "alias bomb", 2),
     Case("recursive-alias.yaml", "recursive structure"),
     Case("bad-plan.json", "invalid JSON"),

@@ -49,3 +49,18 @@ def test_summary_adds_up() -> None:
     counts = report["summary"]["findings"]
     assert sum(counts.values()) == len(report["findings"])
     assert report["catalog"]["date"] == "2026-05-20"
+
+
+def test_real_sarif_output_validates_against_the_official_schema() -> None:
+    with open(os.path.join(ROOT, "tests", "data", "sarif-schema-2.1.0.json")) as fh:
+        sarif_schema = json.load(fh)
+    result = CliRunner().invoke(cli, ["scan", "--format", "sarif", os.path.join(ROOT, "examples")])
+    sarif = json.loads(result.stdout)
+    errors = list(Draft202012Validator(sarif_schema).iter_errors(sarif)) \
+        if sarif_schema.get("$schema", "").endswith("2020-12/schema") else \
+        list(__import__("jsonschema").Draft7Validator(sarif_schema).iter_errors(sarif))
+    assert not errors, [e.message for e in errors[:3]]
+    run = sarif["runs"][0]
+    assert {r["id"] for r in run["tool"]["driver"]["rules"]} >= {"gpu-training-on-demand"}
+    assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1
+               for r in run["results"])

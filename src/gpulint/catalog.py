@@ -22,10 +22,12 @@ __all__ = [
     "Catalog",
     "InstanceSpec",
     "Price",
+    "active_origin",
     "cheapest_per_gpu_hour",
     "default_region",
     "gcp_accelerator",
     "gcp_accelerator_price",
+    "gcp_accelerators",
     "gcp_host_price",
     "gpu_models",
     "instance",
@@ -33,6 +35,7 @@ __all__ = [
     "load",
     "metadata",
     "price",
+    "price_table",
     "regions",
     "use_catalog_file",
 ]
@@ -185,6 +188,11 @@ def metadata() -> dict[str, Any]:
     return meta
 
 
+def active_origin() -> str:
+    """Which catalog file the module-level functions read (a cache key for derived data)."""
+    return _active().origin
+
+
 def default_region(provider: str) -> str:
     regions = _active().data["default_regions"]
     try:
@@ -211,6 +219,29 @@ def regions(provider: str, name: str) -> list[str]:
     if key is None:
         return []
     return sorted(cat._provider(provider).get("prices", {}).get(key, {}))
+
+
+def price_table(provider: str, name: str) -> dict[str, Price]:
+    """Every region's price of an instance type, or of a GCP accelerator when ``provider`` is
+    "gcp-accelerator" (per GPU-hour or per slice-hour)."""
+    cat = _active()
+    if provider == "gcp-accelerator":
+        key = _gcp_accelerator_key(name)
+        rows = cat._provider("gcp").get("accelerator_prices", {}).get(key, {}) if key else {}
+    else:
+        key = cat.canonical_name(provider, name)
+        rows = cat._provider(provider).get("prices", {}).get(key, {}) if key else {}
+    out = {region: _to_price(pair) for region, pair in sorted(rows.items())}
+    return {region: p for region, p in out.items() if p is not None}
+
+
+def gcp_accelerators() -> list[InstanceSpec]:
+    table = _active()._provider("gcp").get("accelerators", {})
+    return [_to_spec("gcp", name, table[name]) for name in sorted(table)]
+
+
+def providers() -> list[str]:
+    return sorted(_active().data["providers"])
 
 
 def instances(provider: str) -> list[InstanceSpec]:

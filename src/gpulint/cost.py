@@ -1,18 +1,34 @@
-"""Price GPU resources and findings from the bundled catalog.
+"""Price GPU resources and findings from the catalog.
 
 monthly = hourly price × priced count × hours per month. Every figure carries its basis (catalog
-row, region, capacity, hours) so a reviewer can trace it.
+row, region and where it came from, capacity, any pricing override, hours and where they came
+from) so a reviewer can trace it. docs/cost.md describes the method.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
 
-from gpulint import catalog
+from gpulint import catalog, globs
 from gpulint.model import Resource, Unknown
+from gpulint.pricing_overrides import PricingOverrides
 
 DEFAULT_HOURS = 730.0
+# cost.compare_with.alternative in a rule -> prefix of the sizing facts that price it.
+ALTERNATIVE_PREFIXES = {"sizing": "sizing.", "idle": "sizing.idle_",
+                        "generation": "sizing.generation_"}
+# Capacity words the fact builders may use; all are priced at the catalog's spot column.
+SPOT_WORDS = frozenset({"spot", "preemptible", "low-priority", "lowpriority"})
+
+
+@dataclass(frozen=True)
+class CostOptions:
+    hours: float = DEFAULT_HOURS
+    hours_by_workload: Mapping[str, float] = field(default_factory=dict)
+    hours_by_address: Mapping[str, float] = field(default_factory=dict)  # glob patterns allowed
+    overrides: PricingOverrides | None = None
+    default_regions: Mapping[str, str] = field(default_factory=dict)  # provider -> region
 
 
 @dataclass(frozen=True)
@@ -20,13 +36,46 @@ class HourlyPrice:
     ondemand: float | None
     spot: float | None
     basis: str  # which catalog rows, e.g. "aws p4d.24xlarge us-east-1"
+    ondemand_override: str | None = None  # description of the override applied, if any
+    spot_override: str | None = None
 
     def for_capacity(self, capacity: str) -> float | None:
         return self.spot if capacity == "spot" else self.ondemand
 
+    def override_for(self, capacity: str) -> str | None:
+        return self.spot_override if capacity == "spot" else self.ondemand_override
 
-def node_price(provider: str, instance_type: str, region: str,
-               facts: dict[str, Any]) -> HourlyPrice | Unknown:
+    def scaled(self, factor: float, basis: str) -> HourlyPrice:
+        def part(v: float | None) -> float | None:
+            return None if v is None else v * factor
+
+        return replace(self, ondemand=part(self.ondemand), spot=part(self.spot), basis=basis)
+
+
+def usd_rate(v: float) -> str:
+    """An hourly rate with every digit the catalog has, so the product can be re-done by hand."""
+    return "$" + f"{v:,.6f}".rstrip("0").rstrip(".")
+
+
+def apply_overrides(price: HourlyPrice, provider: str, instance_type: str,
+                    overrides: PricingOverrides | None) -> HourlyPrice:
+    """List prices replaced by the most specific matching override, per capacity type."""
+    if overrides is None:
+        return price
+    changes: dict[str, Any] = {}
+    for capacity, attr in (("on-demand", "ondemand"), ("spot", "spot")):
+        rule = overrides.find(provider, instance_type, capacity)
+        listed = getattr(price, attr)
+        if rule is None or listed is None:
+            continue
+        changes[attr] = rule.apply(listed)
+        changes[f"{attr}_override"] = (f"{rule.describe(overrides.origin)}: list "
+                                       f"{usd_rate(listed)}/h")
+    return replace(price, **changes) if changes else price
+
+
+def node_price(provider: str, instance_type: str, region: str, facts: dict[str, Any],
+               overrides: PricingOverrides | None = None) -> HourlyPrice | Unknown:
     """Hourly price of one node/VM of this type, GCP host + attached GPUs included."""
     if provider == "gcp" and facts.get("gpu.attached"):
         host = catalog.gcp_host_price(instance_type, region)
@@ -39,65 +88,140 @@ def node_price(provider: str, instance_type: str, region: str,
             return Unknown(f"no price for gcp accelerator {acc_name} in {region}")
 
         def add(h: float | None, a: float | None) -> float | None:
-            return None if h is None or a is None else h + n * a
+            return None if h is None or a is None else round(h + n * a, 6)
 
-        return HourlyPrice(add(host.ondemand, acc.ondemand), add(host.spot, acc.spot),
-                           f"gcp {instance_type} + {n:g}× {acc_name} {region}")
+        listed = HourlyPrice(add(host.ondemand, acc.ondemand), add(host.spot, acc.spot),
+                             f"gcp {instance_type} + {n:g}× {acc_name} {region}")
+        return apply_overrides(listed, provider, instance_type, overrides)
     p = catalog.price(provider, instance_type, region)
+    if p is None and provider == "gcp":
+        tpu = _tpu_price(instance_type, region, overrides)
+        if tpu is not None:
+            return tpu
     if p is None:
         where = catalog.regions(provider, instance_type)
         hint = f" (priced in {len(where)} other regions)" if where else ""
         return Unknown(f"no {provider} price for {instance_type} in {region}{hint}")
-    return HourlyPrice(p.ondemand, p.spot, f"{provider} {instance_type} {region}")
+    row = catalog.instance(provider, instance_type)  # the catalog's spelling of the row
+    name = row.name if row else instance_type
+    where = region.replace(" ", "").lower() if provider == "azure" else region
+    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"{provider} {name} {where}"),
+                           provider, instance_type, overrides)
 
 
-def _k8s_price(facts: dict[str, Any]) -> HourlyPrice | Unknown:
+def _tpu_price(name: str, region: str,
+               overrides: PricingOverrides | None) -> HourlyPrice | Unknown | None:
+    """A TPU slice ("v6e-8" or "tpu-v6e-8"), priced per slice-hour; None if not a TPU."""
+    spec = catalog.gcp_accelerator(name)
+    if spec is None or spec.accelerator_kind != "tpu":
+        return None
+    p = catalog.gcp_accelerator_price(spec.name, region)
+    if p is None:
+        where = catalog.price_table("gcp-accelerator", spec.name)
+        hint = f" (priced in {len(where)} other regions)" if where else ""
+        return Unknown(f"no gcp price for TPU slice {spec.name} in {region}{hint}")
+    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"gcp {spec.name} slice {region}"),
+                           "gcp", spec.name, overrides)
+
+
+def _default_region(provider: str, opts: CostOptions) -> tuple[str, str]:
+    if provider in opts.default_regions:
+        return opts.default_regions[provider], "configured default region"
+    return catalog.default_region(provider), "default region"
+
+
+def _k8s_price(facts: dict[str, Any], opts: CostOptions) -> HourlyPrice | Unknown:
     """A pod pays its share of a node, or GPU-hours at the cheapest list price for its GPU."""
     gpus = facts.get("gpu.count")
     if not isinstance(gpus, (int, float)) or gpus <= 0:
         return Unknown("GPU count unknown")
+    # A MIG slice is billed as its share of the GPU's compute slices (1g = 1/7).
+    slices, gpus = gpus, gpus * facts.get("gpu.fraction", 1)
+    what = f"{slices:g}× MIG {facts['gpu.mig_profile']} = {gpus:.3g}" \
+        if facts.get("gpu.mig_profile") else f"{gpus:g}"
     cloud, itype = facts.get("provider.cloud"), facts.get("instance.type")
     if isinstance(cloud, str) and isinstance(itype, str):
-        region = catalog.default_region(cloud)
-        node = node_price(cloud, itype, region, facts)
+        if isinstance(facts.get("region"), str):  # the region of a linked node pool
+            region, how = facts["region"], "region of the node pool"
+        else:
+            region, how = _default_region(cloud, opts)
         node_gpus = facts.get("node.gpu_count") or 1
+        unit = "GPUs" if facts.get("accelerator.kind", "gpu") == "gpu" else "devices"
+        node = node_price(cloud, itype, region, {**facts, "gpu.count": node_gpus}, opts.overrides)
         if isinstance(node, Unknown):
             return node
         share = min(1.0, gpus / node_gpus)
-
-        def part(v: float | None) -> float | None:
-            return None if v is None else v * share
-
-        return HourlyPrice(part(node.ondemand), part(node.spot),
-                           f"{gpus:g}/{node_gpus:g} of {node.basis}")
+        return node.scaled(share, f"{what}/{node_gpus:g} {unit} of {node.basis} ({how})")
     model = facts.get("gpu.model")
     if isinstance(model, Unknown):
         return Unknown(f"not priceable: {model.reason}")
     if not isinstance(model, str):
         return Unknown("not priceable: GPU model unknown")
-    best = catalog.cheapest_per_gpu_hour(model)
+    if model.startswith("TPU-"):
+        return _tpu_chip_price(model, gpus)
+    # Within the cloud the selectors name (Karpenter → aws, GKE → gcp), else over all clouds.
+    best = (catalog.cheapest_per_gpu_hour(model, cloud) if isinstance(cloud, str) else None) \
+        or catalog.cheapest_per_gpu_hour(model)
     if best is None:
         return Unknown(f"not priceable: no per-GPU price for {model}")
-    per_gpu, provider, itype, region = best
-    spot = catalog.price(provider, itype, region)
-    spec = catalog.instance(provider, itype)
-    spot_per_gpu = (spot.spot / spec.gpu_count) if spot and spot.spot and spec else None
-    return HourlyPrice(per_gpu * gpus, spot_per_gpu * gpus if spot_per_gpu else None,
-                       f"{gpus:g}× {model} at the cheapest on-demand GPU-hour "
-                       f"({provider} {itype} {region})")
+    _, provider, cheapest, region = best
+    spec = catalog.instance(provider, cheapest)
+    node = node_price(provider, cheapest, region, {}, opts.overrides)
+    if spec is None or isinstance(node, Unknown):
+        return Unknown(f"not priceable: no price for {provider} {cheapest} in {region}")
+    return node.scaled(gpus / spec.gpu_count,
+                       f"{what}× {model} at the GPU-hour of {node.basis} "
+                       f"({spec.gpu_count:g} GPU, the cheapest on-demand for {model})")
 
 
-def resource_price(res: Resource) -> HourlyPrice | Unknown:
+def _tpu_chip_price(model: str, chips: float) -> HourlyPrice | Unknown:
+    """TPU chips at the cheapest per-chip price of any slice of that TPU generation."""
+    region = catalog.default_region("gcp")
+    best: tuple[float, float | None, str] | None = None
+    for spec in catalog.gcp_accelerators():
+        p = catalog.gcp_accelerator_price(spec.name, region)
+        if spec.gpu_model != model or p is None or p.ondemand is None or spec.gpu_count < 1:
+            continue
+        per_chip = p.ondemand / spec.gpu_count
+        if best is None or per_chip < best[0]:
+            best = (per_chip, p.spot / spec.gpu_count if p.spot else None, spec.name)
+    if best is None:
+        return Unknown(f"not priceable: no {model} slice price in gcp {region}")
+    return HourlyPrice(best[0] * chips, best[1] * chips if best[1] else None,
+                       f"{chips:g} {model} chips at the cheapest on-demand chip-hour "
+                       f"(gcp {best[2]} {region})")
+
+
+_REGION_HOW = {"code": "region from code", "config": "configured default region",
+               "default": "default region"}
+
+
+def _region(res: Resource, provider: str, opts: CostOptions) -> tuple[Any, str]:
+    """Region for pricing; a configured default replaces the built-in one."""
+    region, source = res.facts.get("region"), res.facts.get("region.source")
+    if source == "default" and provider in opts.default_regions:
+        region, source = opts.default_regions[provider], "config"
+        res.facts["region"], res.facts["region.source"] = region, source
+    return region, _REGION_HOW.get(str(source), "region")
+
+
+def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPrice | Unknown:
+    opts = opts or CostOptions()
     f = res.facts
     if res.source == "kubernetes":
-        return _k8s_price(f)
-    itype, region, provider = f.get("instance.type"), f.get("region"), f.get("provider")
+        return _k8s_price(f, opts)
+    provider = f.get("provider")
+    itype = f.get("instance.type")
+    region, how = _region(res, provider if isinstance(provider, str) else "", opts)
     for name, value in (("instance type", itype), ("region", region)):
         if isinstance(value, Unknown):
             return Unknown(f"{name} unknown: {value.reason}")
     if not isinstance(itype, str) or not isinstance(region, str) or not isinstance(provider, str):
         return Unknown("instance type or region not set")
-    return node_price(provider, itype, region, f)
+    price = node_price(provider, itype, region, f, opts.overrides)
+    if isinstance(price, Unknown):
+        return price
+    return replace(price, basis=f"{price.basis} ({how})")
 
 
 def priced_count(res: Resource) -> tuple[Any, str]:
@@ -106,7 +230,8 @@ def priced_count(res: Resource) -> tuple[Any, str]:
     lo, hi, desired = f.get("replicas.min"), f.get("replicas.max"), f.get("replicas.desired")
     zones = f.get("zones", 1)
     if isinstance(lo, int) and isinstance(hi, int) and lo != hi:
-        note = f"autoscaling {lo}–{hi} nodes, priced at the minimum"
+        unit = "replicas" if res.source == "kubernetes" else "nodes"
+        note = f"autoscaling {lo}–{hi} {unit}, priced at the minimum"
         count: Any = lo
     else:
         count = desired if desired is not None else 1
@@ -119,35 +244,85 @@ def priced_count(res: Resource) -> tuple[Any, str]:
     return count, note
 
 
-def price_resource(res: Resource, hours: float = DEFAULT_HOURS) -> None:
-    """Set cost.hourly, cost.monthly and cost.basis facts on a resource."""
-    price = resource_price(res)
+def resource_hours(res: Resource, opts: CostOptions) -> tuple[float, str]:
+    """Hours a month for this resource and where the figure comes from: address, then
+    workload class, then the run-wide default."""
+    if res.address in opts.hours_by_address:
+        return float(opts.hours_by_address[res.address]), f"hours for {res.address}"
+    for pattern, hours in opts.hours_by_address.items():
+        if globs.match(pattern, res.address):
+            return float(hours), f"hours for {pattern}"
+    workload = res.facts.get("workload")
+    if isinstance(workload, str) and workload in opts.hours_by_workload:
+        return float(opts.hours_by_workload[workload]), f"hours for workload {workload}"
+    return opts.hours, "default hours" if opts.hours == DEFAULT_HOURS else "hours option"
+
+
+def _spot_fraction(res: Resource) -> Any:
+    """Share of the nodes on spot (ASG mixed instances), when the facts give one."""
+    frac = res.facts.get("capacity.spot_fraction")
+    if isinstance(frac, Unknown):
+        return Unknown(f"spot share unknown: {frac.reason}")
+    if isinstance(frac, (int, float)) and not isinstance(frac, bool) and 0 <= frac <= 1:
+        return float(frac)
+    return None
+
+
+def _hourly(price: HourlyPrice, capacity: Any, fraction: Any) -> tuple[Any, str]:
+    """(hourly price or Unknown, how it was chosen) for the capacity facts."""
+    if isinstance(fraction, Unknown):
+        return fraction, ""
+    if isinstance(fraction, float) and 0 < fraction < 1:
+        if price.spot is None or price.ondemand is None:
+            return Unknown(f"mixed capacity needs both prices; {price.basis} lacks one"), ""
+        blended = round(fraction * price.spot + (1 - fraction) * price.ondemand, 6)
+        notes = "; ".join(n for n in (price.spot_override, price.ondemand_override) if n)
+        how = (f"mixed {fraction:.0%} spot {usd_rate(price.spot)}/h + {1 - fraction:.0%} "
+               f"on-demand {usd_rate(price.ondemand)}/h = {usd_rate(blended)}/h"
+               + (f" [{notes}]" if notes else ""))
+        return blended, how
+    if isinstance(fraction, float):
+        capacity = "spot" if fraction == 1 else "on-demand"
+    if isinstance(capacity, Unknown):
+        return Unknown(f"capacity unknown: {capacity.reason}"), ""
+    cap = "spot" if str(capacity).lower() in SPOT_WORDS else "on-demand"
+    hourly = price.for_capacity(cap)
+    if hourly is None:
+        return Unknown(f"no {cap} price for {price.basis}"), ""
+    note = price.override_for(cap)
+    return hourly, f"{cap} {usd_rate(hourly)}/h" + (f" [{note}]" if note else "")
+
+
+def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
+                   options: CostOptions | None = None) -> None:
+    """Set cost.hourly, cost.monthly, cost.hours and cost.basis facts on a resource."""
+    opts = options or CostOptions(hours=hours)
+    price = resource_price(res, opts)
     count, note = priced_count(res)
     res.facts["cost.count"] = count
+    hours, hours_how = resource_hours(res, opts)
+    res.facts["cost.hours"] = hours
     if isinstance(price, Unknown):
         res.set_fact("cost.monthly", price)
         res.facts["cost.hourly"] = price
         return
-    capacity = res.facts.get("capacity")
-    if isinstance(capacity, Unknown):
-        res.set_fact("cost.monthly", Unknown(f"capacity unknown: {capacity.reason}"))
-        res.facts["cost.hourly"] = res.facts["cost.monthly"]
-        return
-    hourly = price.for_capacity(capacity)
-    if hourly is None:
-        res.set_fact("cost.monthly", Unknown(f"no {capacity} price for {price.basis}"))
-        res.facts["cost.hourly"] = res.facts["cost.monthly"]
-        return
-    if isinstance(count, Unknown):
+    hourly, how = _hourly(price, res.facts.get("capacity"), _spot_fraction(res))
+    if isinstance(hourly, Unknown):
+        res.set_fact("cost.monthly", hourly)
         res.facts["cost.hourly"] = hourly
+        return
+    res.facts["cost.hourly"] = hourly
+    if isinstance(count, Unknown):
         res.set_fact("cost.monthly", Unknown(f"count unknown: {count.reason}"))
         return
     res.facts["cost.price"] = price
-    res.facts["cost.hourly"] = hourly
-    res.facts["cost.monthly"] = round(hourly * count * hours, 2)
+    monthly = round(hourly * count * hours, 2)
+    res.facts["cost.monthly"] = monthly
     date = catalog.metadata().get("snapshot_date", "?")
-    res.facts["cost.basis"] = (f"{price.basis} {capacity} ${hourly:,.4g}/h × {count:g} × {hours:g} h"
-                               + (f" ({note})" if note else "") + f"; prices as of {date}")
+    res.facts["cost.basis"] = (f"{price.basis} {how} × {count:g}"
+                               + (f" ({note})" if note else "")
+                               + f" × {hours:g} h ({hours_how}) = ${monthly:,.2f}/month; "
+                               f"catalog {date}")
 
 
 def finding_saving(res: Resource, compare_with: dict[str, Any],
@@ -156,23 +331,37 @@ def finding_saving(res: Resource, compare_with: dict[str, Any],
     monthly = res.facts.get("cost.monthly")
     if not isinstance(monthly, (int, float)):
         return None, None
+    hours = res.facts.get("cost.hours", hours)
     count = res.facts.get("cost.count")
     price: HourlyPrice | None = res.facts.get("cost.price")
     if "capacity" in compare_with:
         if price is None or price.spot is None or price.ondemand is None:
             return None, "no spot price in the catalog"
-        saving = (price.ondemand - price.spot) * count * hours
-        return round(saving, 2), f"spot ${price.spot:,.4g}/h vs on-demand ${price.ondemand:,.4g}/h"
+        frac = _spot_fraction(res)
+        on_demand_share = 1 - frac if isinstance(frac, float) else 1.0
+        saving = (price.ondemand - price.spot) * count * hours * on_demand_share
+        share = f" on the {on_demand_share:.0%} on-demand share" if on_demand_share < 1 else ""
+        notes = "; ".join(n for n in (price.spot_override, price.ondemand_override) if n)
+        return round(saving, 2), (f"spot {usd_rate(price.spot)}/h vs on-demand "
+                                  f"{usd_rate(price.ondemand)}/h{share} × {count:g} × {hours:g} h"
+                                  + (f" [{notes}]" if notes else ""))
     if "hours_per_month" in compare_with:
         used = float(compare_with["hours_per_month"])
         if used >= hours:
             return 0.0, None
         return round(monthly * (1 - used / hours), 2), f"used {used:g} h of {hours:g} h a month"
     if "alternative" in compare_with:
-        alt = res.facts.get("sizing.alternative_monthly")
+        # sizing.alternative*, sizing.idle_alternative*, sizing.generation_alternative*; a
+        # <prefix>current_monthly is the current cost on the alternative's price basis.
+        prefix = ALTERNATIVE_PREFIXES[compare_with["alternative"]]
+        alt = res.facts.get(prefix + "alternative_monthly")
         if not isinstance(alt, (int, float)):
             return None, None
-        return round(monthly - alt, 2), f"{res.facts.get('sizing.alternative')} at ${alt:,.2f}/month"
+        current = res.facts.get(prefix + "current_monthly", monthly)
+        basis = f"{res.facts.get(prefix + 'alternative')} at ${alt:,.2f}/month"
+        if current != monthly:
+            basis += f" vs ${current:,.2f}/month on the same price basis"
+        return round(current - alt, 2), basis
     if "cost" in compare_with:
         return float(monthly), "the whole monthly cost"
     return None, None

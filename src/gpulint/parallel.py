@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable
 
 from gpulint.cache import ParseCache
 from gpulint.model import Diagnostic, SourceFile
-from gpulint.parse.source import Parsed, diagnostics, parse_to_bytes, read_bytes
+from gpulint.parse.source import Parsed, decode, diagnostics, parse_to_bytes, read_bytes
 
 if TYPE_CHECKING:
     from gpulint.parse.kubernetes import K8sObject
@@ -31,11 +31,16 @@ CHUNK_FILES = 16
 Progress = Callable[[int, int], None]
 
 
+# Files that mention this keep their text in the outcome: suppression comments are read from it.
+KEEP_TEXT_MARKER = b"gpulint:"
+
+
 @dataclass
 class Outcome:
     path: str
     parsed: Parsed | None  # None when the file could not be read
     read_error: Diagnostic | None = None
+    text: str | None = None  # only when the file mentions KEEP_TEXT_MARKER
 
     def diagnostics(self) -> list[Diagnostic]:
         out = [self.read_error] if self.read_error else []
@@ -99,6 +104,8 @@ def parse_files(files: list[SourceFile], max_bytes: int, jobs: int = 0,
         if data is None:
             done += 1
             continue
+        if KEEP_TEXT_MARKER in data:
+            outcome.text, _ = decode(data)
         key = store.key(sf.kind, data) if store else ""
         hit = store.get(key) if store else None
         if isinstance(hit, Parsed) and hit.kind == sf.kind:

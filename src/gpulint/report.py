@@ -60,6 +60,8 @@ def _resource(res: Resource) -> dict[str, Any]:
         "hourly_cost_usd": _num(f.get("cost.hourly")),
         "monthly_cost_usd": _num(f.get("cost.monthly")),
         "price_basis": f.get("cost.basis"),
+        "hours_per_month": _num(f.get("cost.hours")),
+        "spot_fraction": _num(f.get("capacity.spot_fraction")),
         "tags": {k: (v if not isinstance(v, Unknown) else None)
                  for k, v in f["tags"].items()} if isinstance(f.get("tags"), dict) else None,
         "model": model,
@@ -85,8 +87,15 @@ def potential_saving(findings: list[Finding]) -> float:
     return round(sum(best.values()), 2)
 
 
-def build(result: ScanResult, hours: float) -> dict[str, Any]:
+def _suppressed(result: ScanResult) -> list[dict[str, Any]]:
+    return [{**_finding(f), "suppression": {"path": s.path, "line": s.line, "reason": s.reason,
+                                            "until": s.until.isoformat() if s.until else None}}
+            for f, s in result.suppressed]
+
+
+def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) -> dict[str, Any]:
     meta = catalog.metadata()
+    overrides = result.options.pricing_overrides if result.options else None
     resources = [_resource(r) for r in result.resources]
     counts = {"error": 0, "warning": 0, "info": 0}
     for fd in result.findings:
@@ -102,7 +111,9 @@ def build(result: ScanResult, hours: float) -> dict[str, Any]:
         "catalog": {"date": meta.get("snapshot_date"),
                     "source": "; ".join(f"{s.get('repo', '?')}@{str(s.get('commit', ''))[:7]}"
                                         for s in meta.get("sources", []) if isinstance(s, dict)),
-                    "version": str(meta.get("schema_version"))},
+                    "version": str(meta.get("schema_version")),
+                    "origin": meta.get("origin"),
+                    "pricing_overrides": overrides.origin if overrides else None},
         "hours_per_month": hours,
         "resources": resources,
         "findings": [_finding(f) for f in result.findings],
@@ -115,7 +126,10 @@ def build(result: ScanResult, hours: float) -> dict[str, Any]:
             "unpriced_resources": len(resources) - len(priced),
             "potential_saving_usd": potential_saving(result.findings),
             "not_evaluated": len(not_evaluated),
+            "suppressed": len(result.suppressed),
+            "baselined": result.baselined,
         },
+        **({"suppressed": _suppressed(result)} if show_suppressed else {}),
         "diagnostics": [{"path": d.path, "line": d.line, "severity": d.severity,
                          "message": d.message} for d in result.diagnostics],
     }

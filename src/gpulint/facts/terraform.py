@@ -26,7 +26,8 @@ def _region(inst: ResourceInstance, provider: str, explicit: Any = None) -> tupl
         return value, None
     cfg = inst.provider()
     if cfg is not None and isinstance(cfg.region, str) and cfg.region:
-        return cfg.region, "code"
+        m = _ZONE_RE.match(cfg.region)
+        return (m.group(1) if m else cfg.region), "code"
     if cfg is not None and isinstance(cfg.region, Unknown):
         return Unknown(f"provider region: {cfg.region.reason}"), None
     return catalog.default_region(provider), "default"
@@ -126,6 +127,10 @@ def _aws_eks_node_group(inst: ResourceInstance) -> Resource | None:
     _scaling(res, scaling.get("min_size") if scaling else 1, scaling.get("max_size") if scaling else 1,
              scaling.get("desired_size") if scaling else 1)
     res.facts["shutdown"] = "scale-to-zero" if res.facts.get("replicas.min") == 0 else "none"
+    _node_pool(res, labels, _taint_blocks(v.blocks("taint")), {
+        "eks.amazonaws.com/nodegroup": v.get("node_group_name"),
+        "eks.amazonaws.com/capacityType": "SPOT" if res.facts["capacity"] == "spot" else "ON_DEMAND",
+        "node.kubernetes.io/instance-type": itype})
     return res
 
 
@@ -133,6 +138,28 @@ def _scaling(res: Resource, lo: Any, hi: Any, desired: Any = None) -> None:
     res.set_fact("replicas.min", as_int(lo))
     res.set_fact("replicas.max", as_int(hi))
     res.facts["replicas.desired"] = as_int(desired) if desired is not None else as_int(lo)
+
+
+_TAINT_EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute",
+                  "PREFER_NO_SCHEDULE": "PreferNoSchedule"}
+
+
+def _node_pool(res: Resource, labels: Any, taints: list[dict[str, Any]],
+               implicit: dict[str, Any]) -> None:
+    """Labels and taints of the pool's nodes, for linking pods to it (gpulint.linking).
+    `implicit` are the labels the cloud sets on every node of the pool."""
+    known = {k: str(v) for k, v in implicit.items() if isinstance(v, (str, int))}
+    res.facts["node.labels"] = {**known, **{k: str(v) for k, v in clean_tags(labels).items()}}
+    res.facts["node.taints"] = taints
+
+
+def _taint_blocks(blocks: list[BlockView]) -> list[dict[str, Any]]:
+    out = []
+    for t in blocks:
+        effect = str(t.get("effect", ""))
+        out.append({"key": t.get("key"), "value": t.get("value"),
+                    "effect": _TAINT_EFFECTS.get(effect, effect)})
+    return out
 
 
 def _gcp_accelerators(view: BlockView) -> tuple[Any, Any, Any, str | None]:
@@ -227,7 +254,21 @@ def _google_container_node_pool(inst: ResourceInstance) -> Resource | None:
         # Regional pools run node_count nodes in each zone; GKE uses three zones by default.
         res.facts["zones"] = 3
     res.facts["shutdown"] = "scale-to-zero" if res.facts.get("replicas.min") == 0 else "none"
+    _node_pool(res, labels, _taint_blocks(node.blocks("taint")), {
+        "cloud.google.com/gke-nodepool": v.get("name"),
+        "cloud.google.com/gke-spot": "true" if spot is True else None,
+        "cloud.google.com/gke-preemptible": "true" if pre is True else None,
+        "cloud.google.com/gke-accelerator": res.facts.get("gpu.accelerator_type")
+        or _gke_accelerator_name(res.facts.get("gpu.model")),
+        "node.kubernetes.io/instance-type": res.facts.get("instance.type")})
     return res
+
+
+def _gke_accelerator_name(model: Any) -> str | None:
+    """GKE labels GPU nodes with the accelerator's API name, bundled machine types too."""
+    names = [a.name for a in catalog.gcp_accelerators()
+             if a.accelerator_kind == "gpu" and a.gpu_model == model]
+    return names[0] if len(names) == 1 else None
 
 
 def _azure_spot(priority: Any) -> Any:
@@ -258,7 +299,25 @@ def _azurerm_kubernetes_cluster_node_pool(inst: ResourceInstance) -> Resource | 
     else:
         _scaling(res, count, count, count)
     res.facts["shutdown"] = "scale-to-zero" if res.facts.get("replicas.min") == 0 else "none"
+    spot = res.facts["capacity"] == "spot"
+    raw_taints = v.get("node_taints", [])
+    taints = [_aks_taint(t) for t in (raw_taints if isinstance(raw_taints, list) else [])
+              if isinstance(t, str)]
+    if spot:  # AKS taints every spot node so that only tolerating pods land there
+        taints.append({"key": "kubernetes.azure.com/scalesetpriority", "value": "spot",
+                       "effect": "NoSchedule"})
+    _node_pool(res, v.get("node_labels", {}), taints, {
+        "kubernetes.azure.com/agentpool": v.get("name"),
+        "kubernetes.azure.com/scalesetpriority": "spot" if spot else None,
+        "node.kubernetes.io/instance-type": res.facts.get("instance.type")})
     return res
+
+
+def _aks_taint(text: str) -> dict[str, Any]:
+    """AKS writes taints as "key=value:Effect"."""
+    kv, _, effect = text.partition(":")
+    key, _, value = kv.partition("=")
+    return {"key": key, "value": value, "effect": effect}
 
 
 BUILDERS: dict[str, Callable[[ResourceInstance], Resource | None]] = {

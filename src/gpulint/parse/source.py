@@ -134,9 +134,13 @@ def _parse_terraform(kind: str, text: str) -> Parsed:
 _TEMPLATE_ACTION = re.compile(r"\{\{-?\s*[.$A-Za-z/(]")
 
 
-def templated(text: str) -> bool:
-    """Go template actions ({{ .Values.x }}) outside YAML strings make a file unparseable."""
-    return "{{" in text and "}}" in text and _TEMPLATE_ACTION.search(text) is not None
+def templated_line(text: str) -> int | None:
+    """Line of the first Go template action ({{ .Values.x }}): such a file is a template, not a
+    manifest. None when there is none."""
+    if "{{" not in text or "}}" not in text:
+        return None
+    m = _TEMPLATE_ACTION.search(text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
 
 
 def _parse_yaml(text: str) -> Parsed:
@@ -144,9 +148,11 @@ def _parse_yaml(text: str) -> Parsed:
 
     if not looks_like_kubernetes(text):
         return Parsed("kubernetes")
-    if templated(text):
-        return Parsed("kubernetes", diags=[(None, "template file (Helm/Go template syntax), "
-                                                  "skipped: render it first", "warning")])
+    line = templated_line(text)
+    if line is not None:
+        return Parsed("kubernetes", diags=[(line, "skipped a template: Helm/Go template syntax "
+                                                  "({{ }}); render it first (helm template) or "
+                                                  "scan its chart directory", "warning")])
     objects, diags = load_documents("", text)
     return Parsed("kubernetes", docs=[(o.line, o.doc) for o in objects],
                   diags=[(d.line, d.message, d.severity) for d in diags])

@@ -52,8 +52,15 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
             out.append(f"  {n['path']}:{n['line']} {rule}{n['address']}: {n['reason']}")
         if not verbose and len(ne) > 10:
             out.append(f"  … and {len(ne) - 10} more (use --verbose)")
+    if report.get("suppressed"):
+        out.append("")
+        out.append(c("bold", f"Suppressed ({len(report['suppressed'])})"))
+        for f in report["suppressed"]:
+            sup = f["suppression"]
+            until = f", until {sup['until']}" if sup.get("until") else ""
+            out.append(f"  {f['path']}:{f['line']} {f['rule']} {f['address']}: "
+                       f"{sup['reason'] or 'no reason'}{until} ({sup['path']}:{sup['line']})")
     s = report["summary"]
-    cat = report["catalog"]
     counts = s["findings"]
     out.append("")
     out.append(
@@ -61,7 +68,16 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         f"{_money(s['monthly_cost_usd'])}/month"
         + (f" ({s['unpriced_resources']} not priced)" if s["unpriced_resources"] else "")
         + f"; {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info; "
-        f"potential saving {_money(s['potential_saving_usd'])}/month")
-    out.append(c("dim", f"Prices: list prices as of {cat['date']}, {report['hours_per_month']:g} "
-                        "h/month, USD."))
+        f"potential saving {_money(s['potential_saving_usd'])}/month"
+        + "".join(f"; {s[k]} {k}" for k in ("suppressed", "baselined") if s.get(k)))
+    out.append(c("dim", price_note(report)))
     return "\n".join(out) + "\n"
+
+
+def price_note(report: dict[str, Any]) -> str:
+    """Where the figures come from: catalog date and source, overrides, hours."""
+    cat = report["catalog"]
+    overrides = cat.get("pricing_overrides")
+    kind = f"list prices with overrides from {overrides}" if overrides else "list prices"
+    return (f"Prices: {kind} as of {cat['date']} (catalog {cat.get('origin') or '?'}; source "
+            f"{cat.get('source') or '?'}), {report['hours_per_month']:g} h/month unless noted, USD.")
