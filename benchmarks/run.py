@@ -46,6 +46,33 @@ print(time.perf_counter() - t)
 """
 
 
+_CONTROL = r"""
+import sys, time
+from concurrent.futures import ProcessPoolExecutor
+
+def spin(n):
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+if __name__ == "__main__":
+    work = [3_000_000] * 8
+    t = time.perf_counter(); [spin(n) for n in work]; serial = time.perf_counter() - t
+    t = time.perf_counter()
+    with ProcessPoolExecutor(int(sys.argv[1])) as pool:
+        list(pool.map(spin, work))
+    print(serial / (time.perf_counter() - t))
+"""
+
+
+def _control(cpus: int) -> float:
+    """Speed-up of a pure-CPU loop on `cpus` processes: how many cores were really free."""
+    out = subprocess.run([sys.executable, "-c", _CONTROL, str(cpus)], capture_output=True,
+                         text=True, check=True).stdout
+    return float(out.strip())
+
+
 def _child(args: list[str], env: dict[str, str]) -> dict[str, float]:
     """Run a child process to completion; wall seconds, CPU seconds, peak RSS in MB."""
     start = time.perf_counter()
@@ -108,7 +135,9 @@ def run(factors: list[float], runs: int, workdir: str) -> dict[str, Any]:
         out["scaling"].append({"factor": f, "files": n, "mb": size, **r,
                                "files_per_s": n / r["wall_s"], "mb_per_s": size / r["wall_s"]})
 
-    # Serial vs parallel, cold, on the base repository.
+    # Serial vs parallel, cold, on the base repository; with a control: the speed-up of a
+    # pure-CPU loop on as many processes, which shows whether other load took the cores.
+    out["control_speedup"] = statistics.median(_control(out["machine"]["cpus"]) for _ in range(3))
     out["serial"] = _median([_scan(base_path, None, jobs=1) for _ in range(3)])
     out["parallel"] = _median([_scan(base_path, None, jobs=0) for _ in range(3)])
 
@@ -172,7 +201,12 @@ def markdown(r: dict[str, Any]) -> str:
             (f"gpulint, warm cache (median of {r['runs']} runs)", r["warm_cache"])]
     for name, v in rows:
         lines.append(f"| {name} | {v['wall_s']:.2f} | {v['cpu_s']:.2f} | {v['peak_mb']:.0f} |")
-    lines += ["", f"Warm / cold: {r['warm_cache']['wall_s'] / r['cold_cache']['wall_s']:.0%}.", "",
+    cold, warm = r["cold_cache"], r["warm_cache"]
+    lines += ["", f"Warm / cold: {warm['wall_s'] / cold['wall_s']:.0%} of the wall time, "
+                  f"{warm['cpu_s'] / cold['cpu_s']:.0%} of the CPU time. Serial / parallel wall "
+                  f"time: {r['serial']['wall_s'] / r['parallel']['wall_s']:.2f}× (control: a pure "
+                  f"CPU loop on {m['cpus']} processes ran {r['control_speedup']:.2f}× faster than "
+                  "on one).", "",
               f"| pre-commit path (whole process, median of {r['runs']}) | wall s | CPU s "
               "| peak MB |",
               "| --- | ---: | ---: | ---: |"]
