@@ -39,16 +39,20 @@ class Parsed:
 def read_bytes(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes | None,
                                                                         Diagnostic | None]:
     """File content, or a diagnostic saying why it was not read. Never raises for user input."""
+    too_big = Diagnostic(path, None, f"file larger than {limit // 1024} KiB, skipped "
+                                     "(raise the limit with --max-file-size)", "warning")
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or device would block or never end
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
             return None, Diagnostic(path, None, "not a regular file, skipped", "warning")
+        if st.st_size > limit:
+            return None, too_big
         with open(path, "rb") as fh:
-            data = fh.read(limit + 1)
+            data = fh.read(limit + 1)  # it may have grown since the stat
     except OSError as e:
         return None, Diagnostic(path, None, f"cannot read file: {e.strerror or e}")
     if len(data) > limit:
-        return None, Diagnostic(path, None, f"file larger than {limit // 1024} KiB, skipped "
-                                            "(raise the limit with --max-file-size)", "warning")
+        return None, too_big
     return data, None
 
 
