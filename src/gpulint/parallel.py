@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from gpulint.terraform.module import ParsedFile
 
 # A pool costs ~50-100 ms (fork, pickling); use one only when serial parsing would take longer
-# than this, estimated from single-core parse rates measured on real repositories
-# (docs/performance.md): python-hcl2 ≈ 0.17 MB/s, PyYAML's C loader ≈ 3.9 MB/s.
+# than this, estimated from single-core parse rates measured on real repositories (the
+# architecture notes): python-hcl2 ≈ 0.17 MB/s, PyYAML's C loader ≈ 3.9 MB/s.
 PARALLEL_MIN_SECONDS = 0.5
 BYTES_PER_SECOND = {"terraform": 170_000, "terraform-json": 2_000_000, "kubernetes": 3_900_000}
 CHUNK_FILES = 16
