@@ -6,6 +6,7 @@ row, region, capacity, hours) so a reviewer can trace it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,7 +98,18 @@ def resource_price(res: Resource) -> HourlyPrice | Unknown:
             return Unknown(f"{name} unknown: {value.reason}")
     if not isinstance(itype, str) or not isinstance(region, str) or not isinstance(provider, str):
         return Unknown("instance type or region not set")
-    return node_price(provider, itype, region, f)
+    tpu = f.get("tpu.slice")
+    if provider == "gcp" and isinstance(tpu, str):
+        p = catalog.gcp_accelerator_price(tpu, region)
+        if p is None:
+            return Unknown(f"no gcp price for TPU {tpu} in {region}")
+        return HourlyPrice(p.ondemand, p.spot, f"gcp TPU {tpu} {region}")
+    # SageMaker ml.* types are priced as the EC2 instance of the same name (see cost.note).
+    price = node_price(provider, f.get("cost.instance_type", itype), region, f)
+    note = f.get("cost.note")
+    if isinstance(price, HourlyPrice) and note:
+        return HourlyPrice(price.ondemand, price.spot, f"{price.basis} ({note})")
+    return price
 
 
 def priced_count(res: Resource) -> tuple[Any, str]:
@@ -133,7 +145,12 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS) -> None:
         res.set_fact("cost.monthly", Unknown(f"capacity unknown: {capacity.reason}"))
         res.facts["cost.hourly"] = res.facts["cost.monthly"]
         return
-    hourly = price.for_capacity(capacity)
+    hourly = _mixed_hourly(res, price, count) if capacity == "mixed" else \
+        price.for_capacity(capacity)
+    if hourly is None and isinstance(count, Unknown):
+        res.set_fact("cost.monthly", Unknown(f"count unknown: {count.reason}"))
+        res.facts["cost.hourly"] = res.facts["cost.monthly"]
+        return
     if hourly is None:
         res.set_fact("cost.monthly", Unknown(f"no {capacity} price for {price.basis}"))
         res.facts["cost.hourly"] = res.facts["cost.monthly"]
@@ -146,8 +163,43 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS) -> None:
     res.facts["cost.hourly"] = hourly
     res.facts["cost.monthly"] = round(hourly * count * hours, 2)
     date = catalog.metadata().get("snapshot_date", "?")
-    res.facts["cost.basis"] = (f"{price.basis} {capacity} ${hourly:,.4g}/h × {count:g} × {hours:g} h"
-                               + (f" ({note})" if note else "") + f"; prices as of {date}")
+    res.facts["cost.basis"] = (f"{price.basis} {_capacity_note(res)} ${hourly:,.4g}/h × {count:g} × "
+                               f"{hours:g} h" + (f" ({note})" if note else "")
+                               + f"; prices as of {date}")
+    hi = res.facts.get("replicas.max")
+    if isinstance(hi, int) and hi != res.facts.get("replicas.min"):
+        # The most an autoscaling pool can cost, at its maximum size.
+        top = hi * res.facts.get("zones", 1)
+        top_hourly = _mixed_hourly(res, price, top) if capacity == "mixed" else hourly
+        if top_hourly is not None:
+            res.facts["cost.monthly_max"] = round(top_hourly * top * hours, 2)
+
+
+def on_demand_nodes(res: Resource, count: float) -> float:
+    """Nodes on demand in a mixed pool: the base, then a percentage of the rest (rounded up,
+    as AWS does for mixed instances policies)."""
+    base = res.facts.get("capacity.on_demand_base", 0)
+    pct = res.facts.get("capacity.on_demand_percent", 0.0)
+    above = max(count - base, 0)
+    return min(count, base) + math.ceil(above * pct / 100)
+
+
+def _mixed_hourly(res: Resource, price: HourlyPrice, count: Any) -> float | None:
+    """Average hourly price per node of a pool split between on-demand and spot."""
+    if price.ondemand is None or price.spot is None or not isinstance(count, (int, float)):
+        return None
+    if count == 0:
+        return price.ondemand
+    od = on_demand_nodes(res, count)
+    return (od * price.ondemand + (count - od) * price.spot) / count
+
+
+def _capacity_note(res: Resource) -> str:
+    if res.facts.get("capacity") != "mixed":
+        return str(res.facts.get("capacity"))
+    return (f"mixed ({res.facts.get('capacity.on_demand_base', 0)} on-demand base + "
+            f"{res.facts.get('capacity.on_demand_percent', 0):g}% of the rest on-demand, "
+            "the remainder spot)")
 
 
 def finding_saving(res: Resource, compare_with: dict[str, Any],
@@ -161,8 +213,9 @@ def finding_saving(res: Resource, compare_with: dict[str, Any],
     if "capacity" in compare_with:
         if price is None or price.spot is None or price.ondemand is None:
             return None, "no spot price in the catalog"
-        saving = (price.ondemand - price.spot) * count * hours
-        return round(saving, 2), f"spot ${price.spot:,.4g}/h vs on-demand ${price.ondemand:,.4g}/h"
+        current = res.facts.get("cost.hourly", price.ondemand)
+        saving = (current - price.spot) * count * hours
+        return round(saving, 2), f"spot ${price.spot:,.4g}/h vs on-demand ${current:,.4g}/h"
     if "hours_per_month" in compare_with:
         used = float(compare_with["hours_per_month"])
         if used >= hours:

@@ -59,10 +59,14 @@ def _resource(res: Resource) -> dict[str, Any]:
                      "desired": _num(f.get("replicas.desired"))},
         "hourly_cost_usd": _num(f.get("cost.hourly")),
         "monthly_cost_usd": _num(f.get("cost.monthly")),
+        "monthly_cost_max_usd": _num(f.get("cost.monthly_max", f.get("cost.monthly"))),
         "price_basis": f.get("cost.basis"),
         "tags": {k: (v if not isinstance(v, Unknown) else None)
                  for k, v in f["tags"].items()} if isinstance(f.get("tags"), dict) else None,
         "model": model,
+        "change": ({"actions": f["change.actions"],
+                    "monthly_cost_before_usd": _num(f.get("cost.monthly_before"))}
+                   if "change.actions" in f else None),
         "unknowns": [{"fact": fact, "reason": reason} for fact, reason in
                      dict.fromkeys(res.unknowns)],
     }

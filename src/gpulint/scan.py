@@ -10,10 +10,12 @@ from gpulint import cost, rightsizing
 from gpulint.discover import discover
 from gpulint.engine import evaluate
 from gpulint.facts import kubernetes as k8s_facts
+from gpulint.facts import plan as plan_facts
 from gpulint.facts import terraform as tf_facts
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity
 from gpulint.parse.kubernetes import is_manifest, load_documents, looks_like_kubernetes
 from gpulint.ruleset import Rule
+from gpulint.terraform import plan
 from gpulint.terraform.loader import TerraformProject
 from gpulint.terraform.module import Inputs
 
@@ -78,7 +80,7 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
         if text is None:
             continue
         if sf.kind == "json":
-            resources.extend(_json_file(sf.path, text, diagnostics))
+            resources.extend(_json_file(sf.path, text, diagnostics, opts.hours))
             continue
         if not looks_like_kubernetes(text):
             continue
@@ -95,9 +97,7 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
     loaded = project.load(opts.inputs)
     diagnostics.extend(loaded.diagnostics)
     for inst in loaded.resources:
-        res = tf_facts.build(inst)
-        if res:
-            resources.append(res)
+        resources.extend(tf_facts.build_all(inst))
     for res in resources:
         cost.price_resource(res, opts.hours)
         rightsizing.apply(res, rightsizing.SizingOptions(hours=opts.hours))
@@ -116,17 +116,18 @@ def _templated(text: str) -> bool:
     return re.search(r"\{\{-?\s*[.$A-Za-z/(]", text) is not None
 
 
-def _json_file(path: str, text: str, diagnostics: list[Diagnostic]) -> list[Resource]:
+def _json_file(path: str, text: str, diagnostics: list[Diagnostic],
+               hours: float = cost.DEFAULT_HOURS) -> list[Resource]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         if looks_like_kubernetes(text):
             diagnostics.append(Diagnostic(path, e.lineno, f"invalid JSON: {e.msg}"))
         return []
-    if isinstance(data, dict) and ("resource_changes" in data or "planned_values" in data):
-        diagnostics.append(Diagnostic(path, None, "Terraform plan JSON is not evaluated yet; "
-                                      "scan the .tf sources instead", "warning"))
-        return []
+    if plan.is_plan(data):
+        instances, diags = plan.load_plan(path, text, data)
+        diagnostics.extend(diags)
+        return [res for inst in instances for res in plan_facts.build_change(inst, hours)]
     out = []
     if is_manifest(data):
         objects, diags = load_documents(path, text)

@@ -71,6 +71,14 @@ def shutdown_from_tags(tags: dict[str, Any]) -> str | None:
     return None
 
 
+# Instance families that carry accelerators; an unlisted type in one of them stays unknown.
+_GPU_FAMILY = {
+    "aws": re.compile(r"^(ml\.)?(p\d|g\d|gr\d|inf\d|trn\d|dl\d|f\d)", re.I),
+    "azure": re.compile(r"^(standard_)?n", re.I),
+    "gcp": re.compile(r"^(a\d|g\d)-", re.I),
+}
+
+
 def set_instance(res: Resource, provider: str, instance_type: Any) -> None:
     """Instance type plus the GPU facts the catalog knows for it."""
     res.set_fact("instance.type", instance_type)
@@ -81,6 +89,11 @@ def set_instance(res: Resource, provider: str, instance_type: Any) -> None:
     if not isinstance(instance_type, str) or not instance_type:
         return
     spec = catalog.instance(provider, instance_type)
+    if spec is None and not _GPU_FAMILY[provider].match(instance_type):
+        # The catalog lists every accelerator type; a name outside it and outside the
+        # accelerator families (t3.micro, Standard_D4s_v5) is a CPU machine.
+        res.facts["gpu.count"] = 0
+        return
     if spec is None:
         reason = f"instance type {instance_type!r} is not in the {provider} catalog"
         res.set_fact("gpu.model", Unknown(reason))

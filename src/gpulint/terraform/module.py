@@ -14,7 +14,8 @@ from typing import Any, Iterator
 from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.parser import parse_hcl
-from gpulint.terraform.syntax import Block, HclSyntaxError
+from gpulint.terraform.syntax import Block, GetAttr, HclSyntaxError, ObjectExpr, Var
+from gpulint.terraform.values import expression_refs, expression_strings
 
 MAX_MODULE_DEPTH = 16
 
@@ -79,6 +80,21 @@ class BlockView:
         found = self.blocks(type_)
         return found[0] if found else None
 
+    def refs(self, name: str) -> list[tuple[str, str]]:
+        """Resources an attribute refers to (`aws_launch_template.gpu.id` → that template)."""
+        if self.block is None or name not in self.block.attributes:
+            return []
+        return expression_refs(self.block.attributes[name].expr)
+
+    def raw_strings(self, name: str) -> list[str]:
+        """The attribute's value when it is a string, and the literal strings written in it
+        (a script passed through file() or base64encode() still names its file)."""
+        if self.block is None or name not in self.block.attributes:
+            return []
+        value = self.get(name)
+        own = [value] if isinstance(value, str) else []
+        return own + expression_strings(self.block.attributes[name].expr)
+
 
 def _expand_dynamic(dyn: Block, scope: Scope) -> list[BlockView]:
     content = next(iter(dyn.children("content")), None)
@@ -102,17 +118,24 @@ class ResourceInstance:
     name: str
     mode: str  # managed | data
     path: str
-    view: BlockView
+    view: Any  # BlockView, or a ValueView for plan JSON and community-module inputs
     providers: dict[str, ProviderConfig]
     module_address: str  # "" for the root module
+    # The resources of the same module instance by (type, name), shared by all of them, so a
+    # node group can read the launch template it refers to.
+    peers: dict[tuple[str, str], list["ResourceInstance"]] = field(default_factory=dict)
+    # Set when count/for_each could not be evaluated and the resource is reported once.
+    expansion_unknown: Unknown | None = None
+
+    def peer(self, type_: str, name: str) -> "ResourceInstance | None":
+        found = self.peers.get((type_, name))
+        return found[0] if found else None
 
     def provider(self) -> ProviderConfig | None:
         prefix = self.type.split("_", 1)[0]
         alias_ref = self.view.block.attributes.get("provider") if self.view.block else None
         if alias_ref is not None:
             # provider = aws.west is a traversal, not a value: read it syntactically.
-            from gpulint.terraform.syntax import GetAttr, Var
-
             expr = alias_ref.expr
             if isinstance(expr, GetAttr) and isinstance(expr.target, Var):
                 key = f"{expr.target.name}.{expr.name}"
@@ -329,40 +352,73 @@ def load_module(directory: str, files: list[ParsedFile], variables: dict[str, An
     module = Module(directory, files, variables, {}, address, depth)
     module.providers = _providers(files, module.scope, providers)
     prefix = f"{address}." if address else ""
+    peers: dict[tuple[str, str], list[ResourceInstance]] = {}
     for f in files:
         for b in f.root.blocks:
             if b.type in {"resource", "data"} and len(b.labels) == 2:
                 keys = _instance_keys(b, module.scope)
                 base = f"{prefix}{'data.' if b.type == 'data' else ''}{b.labels[0]}.{b.labels[1]}"
+                unknown_expansion: Unknown | None = None
                 if isinstance(keys, Unknown):
                     # Still report the resource once, with the expansion unknown.
+                    unknown_expansion = Unknown(f"{base}: {keys.reason}")
                     keys = [("", module.scope.child(count=keys, each=keys))]
-                    unknown_expansion: Unknown | None = Unknown(
-                        f"{base}: {_reason(_instance_keys(b, module.scope))}")
-                else:
-                    unknown_expansion = None
                 for suffix, scope in keys:
                     inst = ResourceInstance(base + suffix, b.labels[0], b.labels[1],
                                             "data" if b.type == "data" else "managed", f.path,
-                                            BlockView(b, scope), module.providers, address)
-                    if unknown_expansion is not None:
-                        inst.expansion_unknown = unknown_expansion  # type: ignore[attr-defined]
+                                            BlockView(b, scope), module.providers, address,
+                                            peers, unknown_expansion)
+                    if inst.mode == "managed":
+                        peers.setdefault((inst.type, inst.name), []).append(inst)
                     result.resources.append(inst)
             elif b.type == "module" and b.labels:
                 _load_call(module, f, b, prefix, parse_dir, result)
 
 
-def _reason(value: Any) -> str:
-    return value.reason if isinstance(value, Unknown) else "unknown"
+def _call_providers(call: Block, parent: dict[str, ProviderConfig]) -> dict[str, ProviderConfig]:
+    """`providers = { aws = aws.west }` hands the child module the parent's aliased provider
+    (with its region and default tags) under the child's own name."""
+    out = {k: v for k, v in parent.items() if "." not in k}
+    attr = call.attributes.get("providers")
+    if attr is None or not isinstance(attr.expr, ObjectExpr):
+        return dict(parent)
+    for key_expr, value_expr in attr.expr.items:
+        key = _traversal(key_expr)
+        target = _traversal(value_expr)
+        if key and target and target in parent:
+            out[key] = parent[target]
+    return out
+
+
+def _traversal(expr: Any) -> str | None:
+    if isinstance(expr, Var):
+        return expr.name
+    if isinstance(expr, GetAttr) and isinstance(expr.target, Var):
+        return f"{expr.target.name}.{expr.name}"
+    value = getattr(expr, "value", None)
+    return value if isinstance(value, str) else None
 
 
 def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_dir: Any,
                result: LoadResult) -> None:
+    from gpulint.terraform import community
+
     name = call.labels[0]
     addr = f"{prefix}module.{name}"
     src = evaluate(call.attributes["source"].expr, parent.scope) if "source" in call.attributes else None
     target = resolve_module_source(parent.directory, name, src, parent.address)
+    keys = _instance_keys(call, parent.scope)
+    providers = _call_providers(call, parent.providers)
+    meta = {"source", "version", "count", "for_each", "providers", "depends_on"}
     if target is None:
+        known = community.recognise(src)
+        if known is not None and not isinstance(keys, Unknown):
+            for suffix, scope in keys:
+                inputs = {k: evaluate(a.expr, scope) for k, a in call.attributes.items()
+                          if k not in meta}
+                result.resources.extend(known(addr + suffix, f.path, call.line, inputs,
+                                              providers, parent.address))
+            return
         result.notes.append(ModuleCallNote(addr, f.path, call.line,
                                            f"module source {src!r} is not local and not "
                                            "downloaded under .terraform/modules: not evaluated"))
@@ -372,15 +428,13 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
         return
     child_files, diags = parse_dir(target)
     result.diagnostics.extend(diags)
-    keys = _instance_keys(call, parent.scope)
     if isinstance(keys, Unknown):
         result.notes.append(ModuleCallNote(addr, f.path, call.line,
                                            f"module call not expanded: {keys.reason}"))
         return
-    meta = {"source", "version", "count", "for_each", "providers", "depends_on"}
     for suffix, scope in keys:
         inputs = {k: evaluate(a.expr, scope) for k, a in call.attributes.items() if k not in meta}
-        load_module(target, child_files, inputs, parent.providers, addr + suffix,
+        load_module(target, child_files, inputs, providers, addr + suffix,
                     parent.depth + 1, parse_dir, result)
 
 
