@@ -34,6 +34,10 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         for r in report["resources"]:
             what = r["instance_type"] or (f"{r['gpu_count'] or '?'}× {r['gpu_model'] or 'GPU'}")
             cost = _money(r["monthly_cost_usd"])
+            top = r.get("monthly_cost_max_usd")
+            if top is not None and r["monthly_cost_usd"] is not None and top != r["monthly_cost_usd"]:
+                # Autoscaling pools are priced at their minimum size; say so and show the ceiling.
+                cost = f"{cost}/month at the minimum {r['replicas']['min']}, up to {_money(top)}"
             count = f" × {r['count']:g}" if isinstance(r.get("count"), (int, float)) else ""
             out.append(f"  {r['path']}:{r['line']} {r['address']}  {what}{count} "
                        f"{r['capacity']}  {cost}/month" if r["monthly_cost_usd"] is not None else
