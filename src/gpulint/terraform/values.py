@@ -36,6 +36,10 @@ class ValueView:
         if self.unknown_reason is not None:
             return Unknown(self.unknown_reason)
         if self.unknown.get(name) is True:
+            if self.config and name not in self.config:
+                # Not set in the code: the provider computes it (EKS instance_types when a
+                # launch template gives the type); the code's own default applies, as in HCL.
+                return default
             return Unknown(f"{name} is known only after apply")
         value = self.values.get(name)
         return default if value is None else value
