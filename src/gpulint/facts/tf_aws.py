@@ -110,6 +110,7 @@ def aws_eks_node_group(inst: ResourceInstance) -> Resource:
         if wl:
             res.facts["workload"], res.facts["workload.source"] = wl[0], f"label {wl[1][4:]}"
     types = v.get("instance_types")
+    types = [types] if isinstance(types, str) else types
     if isinstance(types, list) and types:
         itype: Any = types[0]
         res.facts["instance.alternatives"] = types[1:]
@@ -233,6 +234,7 @@ def aws_batch_compute_environment(inst: ResourceInstance) -> Resource | None:
         return None
     res = base(inst, "aws", cr.get("tags", v.get("tags", {})), workload="batch")
     types = cr.get("instance_type")
+    types = [types] if isinstance(types, str) else types
     itype = types[0] if isinstance(types, list) and types else (
         types if isinstance(types, Unknown) else Unknown("no instance_type"))
     if isinstance(types, list):

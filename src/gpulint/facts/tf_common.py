@@ -105,7 +105,12 @@ def mixed_capacity(res: Resource, base_count: Any, percent: Any) -> None:
         if isinstance(value, Unknown):
             res.set_fact("capacity", Unknown(f"capacity split: {value.reason}"))
             return
-    base_n, pct = int(base_count or 0), float(percent)
+    try:
+        base_n, pct = int(base_count or 0), float(100 if percent is None else percent)
+    except (TypeError, ValueError):
+        res.set_fact("capacity", Unknown(f"capacity split: {base_count!r} / {percent!r} are not "
+                                         "numbers"))
+        return
     if pct >= 100:
         res.facts["capacity"] = "on-demand"
     elif base_n == 0 and pct <= 0:
