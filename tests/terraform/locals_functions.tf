@@ -127,3 +127,24 @@ resource "aws_instance" "unknown_count" {
   count         = length(data.aws_availability_zones.all.names)
   instance_type = "g5.xlarge"
 }
+
+locals {
+  loop_a = local.loop_b
+  loop_b = local.loop_a
+}
+
+# expect: why:instance.type="refers to itself"
+resource "aws_instance" "cyclic_local" {
+  instance_type = local.loop_a
+}
+
+# expect: why:instance.type="function timestamp() is not evaluated by gpulint"
+resource "aws_instance" "unsupported_function" {
+  instance_type = timestamp()
+}
+
+# Grouping for expression: { family => [types] }.
+# expect: instance.type=g5.2xlarge
+resource "aws_instance" "grouped" {
+  instance_type = { for t in ["g5.xlarge", "g5.2xlarge", "p4d.24xlarge"] : split(".", t)[0] => t... }["g5"][1]
+}

@@ -75,3 +75,18 @@ module "remote" {
   source  = "acme/other/aws"
   version = "3.0.0"
 }
+
+# A resource on an aliased provider takes that provider's region and default tags.
+# expect: region=us-west-2 tags.team=west tags.owner=bob
+resource "aws_instance" "west" {
+  provider      = aws.west
+  instance_type = "g5.xlarge"
+  tags          = { owner = "bob" }
+}
+
+# expect: region=us-central1 tags.team=us-research
+resource "google_compute_instance" "us" {
+  provider     = google.us
+  name         = "us"
+  machine_type = "g2-standard-8"
+}
