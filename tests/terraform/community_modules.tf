@@ -130,3 +130,10 @@ module "eks_all_unknown" {
   source                  = "terraform-aws-modules/eks/aws"
   eks_managed_node_groups = data.external.groups.result
 }
+
+# expect-note: module call not expanded: count
+module "eks_unknown_count" {
+  source                  = "terraform-aws-modules/eks/aws"
+  count                   = var.gpu_instance == "" ? 0 : 1
+  eks_managed_node_groups = {}
+}

@@ -135,9 +135,7 @@ def google_compute_instance_group_manager(inst: ResourceInstance) -> Resource:
             res.facts[f] = why
         res.facts["capacity"] = why
     else:
-        res = _vm(inst, template.view, where)
-        res.facts["tags"] = {**res.facts["tags"], **clean_tags(template.view.get("labels", {}))} \
-            if isinstance(res.facts["tags"], dict) else res.facts["tags"]
+        res = _vm(inst, template.view, where)  # the template's labels go on the VMs
     size = v.get("target_size")
     # Regional managers spread target_size over their zones; it is the total, not per zone.
     fixed_count(res, size if size is not None else

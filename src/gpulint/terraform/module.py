@@ -412,6 +412,10 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
     meta = {"source", "version", "count", "for_each", "providers", "depends_on"}
     if target is None:
         known = community.recognise(src)
+        if known is not None and isinstance(keys, Unknown):
+            result.notes.append(ModuleCallNote(addr, f.path, call.line,
+                                               f"module call not expanded: {keys.reason}"))
+            return
         if known is not None and not isinstance(keys, Unknown):
             for suffix, scope in keys:
                 inputs = {k: evaluate(a.expr, scope) for k, a in call.attributes.items()
