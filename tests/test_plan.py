@@ -25,8 +25,11 @@ COMPARED = ("provider", "region", "instance.type", "gpu.model", "gpu.count", "gp
 def _facts(res: Resource) -> dict[str, Any]:
     # Unknown reasons differ in wording (a data source vs "known only after apply"); that a
     # value is unknown must not.
-    return {k: "unknown" if isinstance(res.facts.get(k), Unknown) else res.facts.get(k)
-            for k in COMPARED}
+    out = {k: "unknown" if isinstance(res.facts.get(k), Unknown) else res.facts.get(k)
+           for k in COMPARED}
+    decl = res.facts.get("model.declared")
+    out["model"] = (decl.id, decl.source) if decl is not None else None
+    return out
 
 
 @pytest.mark.parametrize("case", sorted(os.listdir(CASES)))
@@ -74,3 +77,15 @@ def test_plan_without_changes_is_a_warning(tmp_path: Any) -> None:
     assert result.resources == []
     assert [d.severity for d in result.diagnostics] == ["warning"]
     assert "no resource_changes" in result.diagnostics[0].message
+
+
+def test_plan_follows_references_between_resources() -> None:
+    """Links come from the configuration's references, since ids are unknown in a plan."""
+    path = os.path.relpath(os.path.join(CASES, "services", "plan.json"))
+    by_address = {r.address: r for r in scan.run([path], []).resources}
+    endpoint = by_address["aws_sagemaker_endpoint_configuration.ep"]
+    assert endpoint.facts["model.declared"].id == "Qwen/Qwen2.5-7B-Instruct"
+    manager = by_address["google_compute_region_instance_group_manager.m"]
+    assert manager.facts["instance.type"] == "g2-standard-8"
+    assert manager.facts["tags"] == {"team": "ml", "workload": "inference"}
+    assert "google_compute_instance_template.t" not in by_address
