@@ -109,16 +109,21 @@ resource "google_workbench_instance" "with_idle" {
   }
 }
 
+# Idle shutdown turned off (0 seconds).
 # expect: workload=notebook gpu.model=L4 shutdown=none
 resource "google_workbench_instance" "always_on" {
   name     = "wb2"
   location = "us-central1-a"
   gce_setup {
     machine_type = "g2-standard-8"
+    metadata = {
+      idle-timeout-seconds = "0"
+    }
   }
 }
 
-# expect: why:instance.type="pool_machine has no default" workload=notebook
+# Without the metadata key, Workbench's default of 180 idle minutes applies.
+# expect: why:instance.type="pool_machine has no default" workload=notebook shutdown=idle
 resource "google_workbench_instance" "unresolved" {
   name     = "wb3"
   location = "us-central1-a"

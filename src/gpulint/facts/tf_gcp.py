@@ -191,13 +191,15 @@ def google_container_cluster(inst: ResourceInstance) -> list[Resource]:
     return out
 
 
-def _notebook(inst: ResourceInstance, setup: Any, location: Any, block: str) -> Resource:
+def _notebook(inst: ResourceInstance, setup: Any, location: Any, block: str,
+              default_idle: int | None = None) -> Resource:
     res = base(inst, "gcp", inst.view.get("labels", {}), location, workload="notebook")
     gpu(res, setup.get("machine_type"), setup, block, "core_count")
     res.facts["capacity"] = "on-demand"
     fixed_count(res, 1)
     metadata = setup.get("metadata", {})
-    idle = metadata.get("idle-timeout-seconds") if isinstance(metadata, dict) else None
+    idle = metadata.get("idle-timeout-seconds", default_idle) if isinstance(metadata, dict) \
+        else default_idle
     if isinstance(idle, Unknown):
         res.set_fact("shutdown", Unknown(f"idle timeout: {idle.reason}"))
         return res
@@ -208,7 +210,8 @@ def _notebook(inst: ResourceInstance, setup: Any, location: Any, block: str) -> 
 
 def google_workbench_instance(inst: ResourceInstance) -> Resource:
     setup = inst.view.first("gce_setup") or EMPTY
-    return _notebook(inst, setup, inst.view.get("location"), "accelerator_configs")
+    # Workbench instances shut down after 180 idle minutes unless the metadata says otherwise.
+    return _notebook(inst, setup, inst.view.get("location"), "accelerator_configs", 10800)
 
 
 def google_notebooks_instance(inst: ResourceInstance) -> Resource:

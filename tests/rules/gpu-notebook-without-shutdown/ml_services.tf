@@ -25,6 +25,9 @@ resource "google_workbench_instance" "never_stops" {
   location = "us-central1-a"
   gce_setup {
     machine_type = "g2-standard-8"
+    metadata = {
+      idle-timeout-seconds = "0"
+    }
   }
 }
 
