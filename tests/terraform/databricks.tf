@@ -33,9 +33,9 @@ resource "databricks_cluster" "on_demand" {
   }
 }
 
-# A CPU driver with GPU workers: only the workers are GPU resources; all spot (first_on_demand
+# No autotermination. A CPU driver with GPU workers: only the workers are GPU resources; all spot (first_on_demand
 # = 0), 4 workers of a2-highgpu-1g at 1.80385 × 4 × 730.
-# expect: provider=gcp capacity=spot cost.count=4 cost.monthly=5267.24 shutdown=idle
+# expect: provider=gcp capacity=spot cost.count=4 cost.monthly=5267.24 shutdown=none
 # expect-none: databricks_cluster.gcp_workers.driver
 resource "databricks_cluster" "gcp_workers" {
   cluster_name        = "gcp"
@@ -50,7 +50,8 @@ resource "databricks_cluster" "gcp_workers" {
 }
 
 # Availability left to the workspace default: the capacity is not in the code.
-# expect: capacity=? why:capacity="workspace default" cost.count=2
+# No autotermination_minutes: the cluster is never terminated for inactivity.
+# expect: capacity=? why:capacity="workspace default" cost.count=2 shutdown=none
 resource "databricks_cluster" "default_availability" {
   cluster_name  = "x"
   spark_version = "15.4.x-gpu-ml-scala2.12"

@@ -91,7 +91,8 @@ def databricks_cluster(inst: ResourceInstance) -> list[Resource]:
         lo, hi = as_int(auto.get("min_workers", 1)), as_int(auto.get("max_workers"))
     else:
         lo = hi = as_int(v.get("num_workers", 0))
-    minutes = v.get("autotermination_minutes", 60)  # the provider's default
+    # Unset means the cluster is never terminated for inactivity (provider docs); 0 also.
+    minutes = v.get("autotermination_minutes", 0)
     out = []
     workers = _node(inst, cloud, node_type, inst.address)
     extra = 0 if separate_driver else 1  # the driver runs on the same node type
