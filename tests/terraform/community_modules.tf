@@ -6,7 +6,7 @@ locals {
   gpu_types = ["g5.12xlarge", "g5.24xlarge"]
 }
 
-# expect: address='module.eks.eks_managed_node_groups["gpu"]' instance.type=g5.12xlarge capacity=spot replicas.min=0 replicas.max=4 shutdown=scale-to-zero tags.team=ml tags.Environment=prod workload=training
+# expect: address='module.eks.eks_managed_node_groups["gpu"]' instance.type=g5.12xlarge capacity=spot replicas.min=0 replicas.max=4 shutdown=scale-to-zero tags.team=- tags.owner=research tags.Environment=prod workload=training
 # expect: address='module.eks.eks_managed_node_groups["serve"]' instance.type=g6.xlarge capacity=on-demand replicas.min=2 replicas.max=3 cost.count=2 cost.monthly=1175.01 tags.team=ml
 # expect-none: module.eks.eks_managed_node_groups["system"]
 module "eks" {
@@ -31,6 +31,7 @@ module "eks" {
       max_size       = 4
       desired_size   = 0
       labels         = { workload = "training" }
+      tags           = { owner = "research" } # replaces the defaults' tags
     }
     serve = {
       instance_types = ["g6.xlarge"]

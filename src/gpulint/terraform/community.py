@@ -70,6 +70,8 @@ def _expand(address: str, input_name: str, type_: str, path: str, line: int, gro
             for key, group in listed]
 
 
+# terraform-aws-modules/eks v20: min 1, max 3, desired 1; EKS itself defaults to t3.medium
+# on demand when instance_types and capacity_type are not given.
 def eks(address: str, path: str, line: int, inputs: dict[str, Any],
         providers: dict[str, ProviderConfig], module_address: str) -> list[ResourceInstance]:
     defaults = inputs.get("eks_managed_node_group_defaults", {})
@@ -81,9 +83,9 @@ def eks(address: str, path: str, line: int, inputs: dict[str, Any],
             "scaling_config": [{"min_size": _pick(group, defaults, "min_size", 1),
                                 "max_size": _pick(group, defaults, "max_size", 3),
                                 "desired_size": _pick(group, defaults, "desired_size", 1)}],
-            "labels": _merge(_pick({}, defaults, "labels", {}), group.get("labels")),
-            "tags": _merge(inputs.get("tags"), _pick({}, defaults, "tags", {}),
-                           group.get("tags")),
+            # A group's own labels/tags replace the defaults' (the module uses try(), not merge).
+            "labels": _pick(group, defaults, "labels", {}),
+            "tags": _merge(inputs.get("tags"), _pick(group, defaults, "tags", {})),
         }
 
     return _expand(address, "eks_managed_node_groups", "aws_eks_node_group", path, line,
