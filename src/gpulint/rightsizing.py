@@ -129,7 +129,9 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: SizingOptions) -> No
         f["sizing.alternative"] = None
         return
     hourly, name = candidates[0]
-    if name == f.get("instance.type"):
+    # SageMaker ml.* types are priced as the EC2 type of the same name, and alternatives are
+    # EC2 names: the catalog cannot tell which of them SageMaker offers.
+    if name == f.get("cost.instance_type", f.get("instance.type")):
         f["sizing.alternative"] = None
         f["sizing.saving_fraction"] = 0.0
         return
