@@ -26,6 +26,7 @@ __all__ = [
     "default_region",
     "gcp_accelerator",
     "gcp_accelerator_price",
+    "gcp_accelerators",
     "gcp_host_price",
     "gpu_models",
     "instance",
@@ -33,6 +34,7 @@ __all__ = [
     "load",
     "metadata",
     "price",
+    "price_table",
     "regions",
     "use_catalog_file",
 ]
@@ -211,6 +213,29 @@ def regions(provider: str, name: str) -> list[str]:
     if key is None:
         return []
     return sorted(cat._provider(provider).get("prices", {}).get(key, {}))
+
+
+def price_table(provider: str, name: str) -> dict[str, Price]:
+    """Every region's price of an instance type, or of a GCP accelerator when ``provider`` is
+    "gcp-accelerator" (per GPU-hour or per slice-hour)."""
+    cat = _active()
+    if provider == "gcp-accelerator":
+        key = _gcp_accelerator_key(name)
+        rows = cat._provider("gcp").get("accelerator_prices", {}).get(key, {}) if key else {}
+    else:
+        key = cat.canonical_name(provider, name)
+        rows = cat._provider(provider).get("prices", {}).get(key, {}) if key else {}
+    out = {region: _to_price(pair) for region, pair in sorted(rows.items())}
+    return {region: p for region, p in out.items() if p is not None}
+
+
+def gcp_accelerators() -> list[InstanceSpec]:
+    table = _active()._provider("gcp").get("accelerators", {})
+    return [_to_spec("gcp", name, table[name]) for name in sorted(table)]
+
+
+def providers() -> list[str]:
+    return sorted(_active().data["providers"])
 
 
 def instances(provider: str) -> list[InstanceSpec]:

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 import click
 
 from gpulint import __version__
+from gpulint.commands.pricing_flags import apply_pricing_flags, pricing_flags
 
 EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 SEVERITIES = ("error", "warning", "info")
@@ -56,6 +57,10 @@ def _exit_code(report: dict[str, Any], fail_on: str) -> int:
 # Commands that live in their own modules, imported only when used (keeps start-up fast).
 # Add a command: one line here, "name": "module:attribute".
 LAZY_COMMANDS: dict[str, str] = {
+    "catalog": "gpulint.commands.catalog_cmd:catalog_cmd",
+    "comment": "gpulint.github.cli:comment",
+    "cost": "gpulint.commands.cost_cmd:cost",
+    "diff": "gpulint.commands.diff_cmd:diff",
 }
 
 
@@ -83,8 +88,10 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output format.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "markdown", "github",
+                                                   "junit"]), default="text", show_default=True,
+              help="Output format: text, the JSON report, SARIF 2.1.0, Markdown, GitHub "
+                   "workflow annotations or JUnit XML.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to a file instead of standard output.")
 @click.option("--fail-on", type=click.Choice([*SEVERITIES, "never"]), default="warning",
@@ -101,9 +108,12 @@ def cli(ctx: click.Context, debug: bool) -> None:
               help="Skip files larger than this many KiB (with a notice).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: on a terminal).")
 @click.option("--verbose", "-v", is_flag=True, help="Show remediations, price bases and every unevaluated item.")
+@pricing_flags
 def scan(paths: tuple[str, ...], fmt: str, output: str | None, fail_on: str,
          variables: tuple[str, ...], var_files: tuple[str, ...], rules_dirs: tuple[str, ...],
-         hours: float, max_file_size: int, color: bool | None, verbose: bool) -> None:
+         hours: float, max_file_size: int, color: bool | None, verbose: bool,
+         pricing_overrides: str | None, catalog_file: str | None, hours_for: tuple[str, ...],
+         default_regions: tuple[str, ...]) -> None:
     """Scan PATHS (default: the current directory) for GPU cost problems."""
     from gpulint import report as report_mod
     from gpulint import scan as scan_mod
@@ -113,18 +123,14 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, fail_on: str,
     inputs = Inputs(var_files=list(var_files), vars=_parse_vars(variables),
                     env={k: v for k, v in os.environ.items() if k.startswith("TF_VAR_")})
     opts = scan_mod.ScanOptions(inputs=inputs, hours=hours, max_file_bytes=max_file_size * 1024)
+    apply_pricing_flags(opts, pricing_overrides, catalog_file, hours_for, default_regions)
     result = scan_mod.run(list(paths) or ["."], rules, opts)
     report = report_mod.build(result, hours)
-    if fmt == "json":
-        from gpulint.reporters import json_report
+    from gpulint.reporters import render
 
-        text = json_report.render(report)
-    else:
-        from gpulint.reporters import text as text_reporter
-
-        use_colour = color if color is not None else (output is None and sys.stdout.isatty()
-                                                      and "NO_COLOR" not in os.environ)
-        text = text_reporter.render(report, colour=use_colour, verbose=verbose)
+    use_colour = color if color is not None else (output is None and sys.stdout.isatty()
+                                                  and "NO_COLOR" not in os.environ)
+    text = render(fmt, report, [r.as_dict() for r in rules], colour=use_colour, verbose=verbose)
     if output:
         with open(output, "w", encoding="utf-8") as fh:
             fh.write(text)

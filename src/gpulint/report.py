@@ -61,6 +61,8 @@ def _resource(res: Resource) -> dict[str, Any]:
         "monthly_cost_usd": _num(f.get("cost.monthly")),
         "monthly_cost_max_usd": _num(f.get("cost.monthly_max", f.get("cost.monthly"))),
         "price_basis": f.get("cost.basis"),
+        "hours_per_month": _num(f.get("cost.hours")),
+        "spot_fraction": _num(f.get("capacity.spot_fraction")),
         "tags": {k: (v if not isinstance(v, Unknown) else None)
                  for k, v in f["tags"].items()} if isinstance(f.get("tags"), dict) else None,
         "model": model,
@@ -91,6 +93,7 @@ def potential_saving(findings: list[Finding]) -> float:
 
 def build(result: ScanResult, hours: float) -> dict[str, Any]:
     meta = catalog.metadata()
+    overrides = result.options.pricing_overrides if result.options else None
     resources = [_resource(r) for r in result.resources]
     counts = {"error": 0, "warning": 0, "info": 0}
     for fd in result.findings:
@@ -106,7 +109,9 @@ def build(result: ScanResult, hours: float) -> dict[str, Any]:
         "catalog": {"date": meta.get("snapshot_date"),
                     "source": "; ".join(f"{s.get('repo', '?')}@{str(s.get('commit', ''))[:7]}"
                                         for s in meta.get("sources", []) if isinstance(s, dict)),
-                    "version": str(meta.get("schema_version"))},
+                    "version": str(meta.get("schema_version")),
+                    "origin": meta.get("origin"),
+                    "pricing_overrides": overrides.origin if overrides else None},
         "hours_per_month": hours,
         "resources": resources,
         "findings": [_finding(f) for f in result.findings],

@@ -8,12 +8,15 @@ from typing import Any
 from gpulint import catalog, cost, models, sizing
 from gpulint.facts.declared_model import ModelDecl
 from gpulint.model import Resource, Unknown
+from gpulint.pricing_overrides import PricingOverrides
 
 
 @dataclass(frozen=True)
 class SizingOptions:
     headroom: float = sizing.DEFAULT_HEADROOM
     hours: float = cost.DEFAULT_HOURS
+    # Alternatives are priced like the current resource: with the same negotiated prices.
+    overrides: PricingOverrides | None = None
 
 
 _TRAINING_METHODS = {"training": "full", "full": "full", "fine-tune": "full", "lora": "lora",
@@ -39,7 +42,8 @@ def _estimates(res: Resource, decl: ModelDecl,
 
 
 def _node_candidates(provider: str, region: str, capacity: str, est: sizing.Estimate,
-                     headroom: float) -> list[tuple[float, str]]:
+                     headroom: float,
+                     overrides: PricingOverrides | None = None) -> list[tuple[float, str]]:
     """(hourly price, instance type) of every catalog instance in the region that fits."""
     out = []
     for spec in catalog.instances(provider):
@@ -48,6 +52,9 @@ def _node_candidates(provider: str, region: str, capacity: str, est: sizing.Esti
         if not sizing.fits(est, spec.gpu_memory_gib, spec.gpu_count, headroom):
             continue
         p = catalog.price(provider, spec.name, region)
+        if p is not None and overrides is not None:
+            p = cost.apply_overrides(cost.HourlyPrice(p.ondemand, p.spot, ""), provider,
+                                     spec.name, overrides)
         hourly = None if p is None else (p.spot if capacity == "spot" else p.ondemand)
         if hourly:
             out.append((hourly, spec.name))
@@ -122,7 +129,8 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: SizingOptions) -> No
         region = f.get("region") if res.source == "terraform" else catalog.default_region(provider)
         if not isinstance(region, str):
             return
-        candidates = _node_candidates(provider, region, capacity, est, opts.headroom)
+        candidates = _node_candidates(provider, region, capacity, est, opts.headroom,
+                                      opts.overrides)
     else:
         return
     if not candidates:

@@ -13,6 +13,7 @@ from gpulint.facts import kubernetes as k8s_facts
 from gpulint.facts import plan as plan_facts
 from gpulint.facts import terraform as tf_facts
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity
+from gpulint.pricing_overrides import PricingOverrides
 from gpulint.parse.kubernetes import is_manifest, load_documents, looks_like_kubernetes
 from gpulint.ruleset import Rule
 from gpulint.terraform import plan
@@ -29,6 +30,16 @@ class ScanOptions:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     severities: dict[str, Severity] = field(default_factory=dict)
+    # Pricing (docs/cost.md): parsed overrides file, hours a month per workload class and per
+    # resource address (glob patterns allowed), and per-provider default regions.
+    pricing_overrides: PricingOverrides | None = None
+    hours_by_workload: dict[str, float] = field(default_factory=dict)
+    hours_by_address: dict[str, float] = field(default_factory=dict)
+    default_regions: dict[str, str] = field(default_factory=dict)
+
+    def cost_options(self) -> cost.CostOptions:
+        return cost.CostOptions(self.hours, self.hours_by_workload, self.hours_by_address,
+                                self.pricing_overrides, self.default_regions)
 
 
 @dataclass
@@ -39,6 +50,7 @@ class ScanResult:
     not_evaluated: list[NotEvaluated]
     diagnostics: list[Diagnostic]
     module_notes: list[Any] = field(default_factory=list)
+    options: ScanOptions | None = None
 
 
 def read_text(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[str | None, Diagnostic | None]:
@@ -80,7 +92,7 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
         if text is None:
             continue
         if sf.kind == "json":
-            resources.extend(_json_file(sf.path, text, diagnostics, opts.hours))
+            resources.extend(_json_file(sf.path, text, diagnostics, opts.cost_options()))
             continue
         if not looks_like_kubernetes(text):
             continue
@@ -98,15 +110,18 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
     diagnostics.extend(loaded.diagnostics)
     for inst in loaded.resources:
         resources.extend(tf_facts.build_all(inst))
+    cost_opts = opts.cost_options()
     for res in resources:
-        cost.price_resource(res, opts.hours)
-        rightsizing.apply(res, rightsizing.SizingOptions(hours=opts.hours))
+        cost.price_resource(res, opts.hours, cost_opts)
+        rightsizing.apply(res, rightsizing.SizingOptions(hours=res.facts["cost.hours"],
+                                                         overrides=opts.pricing_overrides))
     rules_by_id = rules
     findings, skipped = evaluate(resources, rules_by_id, opts.rule_options, opts.severities,
                                  opts.hours)
     resources.sort(key=lambda r: (r.path, r.line, r.address))
     diagnostics.sort(key=lambda d: (d.path, d.line or 0, d.message))
-    return ScanResult(len(found.files), resources, findings, skipped, diagnostics, loaded.notes)
+    return ScanResult(len(found.files), resources, findings, skipped, diagnostics, loaded.notes,
+                      opts)
 
 
 def _templated(text: str) -> bool:
@@ -117,7 +132,7 @@ def _templated(text: str) -> bool:
 
 
 def _json_file(path: str, text: str, diagnostics: list[Diagnostic],
-               hours: float = cost.DEFAULT_HOURS) -> list[Resource]:
+               cost_options: cost.CostOptions | None = None) -> list[Resource]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -127,7 +142,8 @@ def _json_file(path: str, text: str, diagnostics: list[Diagnostic],
     if plan.is_plan(data):
         instances, diags = plan.load_plan(path, text, data)
         diagnostics.extend(diags)
-        return [res for inst in instances for res in plan_facts.build_change(inst, hours)]
+        options = cost_options or cost.CostOptions()
+        return [res for inst in instances for res in plan_facts.build_change(inst, options)]
     out = []
     if is_manifest(data):
         objects, diags = load_documents(path, text)

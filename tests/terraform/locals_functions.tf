@@ -91,10 +91,10 @@ resource "aws_instance" "cpu" {
   instance_type = "t3.micro"
 }
 
-# An accelerator-family type the catalog does not know stays unknown (and is reported).
+# A type the catalog does not know, in a family that has GPUs, stays unknown (and is reported).
 # expect: gpu.count=? why:gpu.model="not in the aws catalog"
 resource "aws_instance" "future" {
-  instance_type = "p9.96xlarge"
+  instance_type = "p5.96xlarge"
 }
 
 # Dynamic blocks are expanded: the market options block exists only when spot is wanted.

@@ -71,14 +71,6 @@ def shutdown_from_tags(tags: dict[str, Any]) -> str | None:
     return None
 
 
-# Instance families that carry accelerators; an unlisted type in one of them stays unknown.
-_GPU_FAMILY = {
-    "aws": re.compile(r"^(ml\.)?(p\d|g\d|gr\d|inf\d|trn\d|dl\d|f\d)", re.I),
-    "azure": re.compile(r"^(standard_)?n", re.I),
-    "gcp": re.compile(r"^(a\d|g\d)-", re.I),
-}
-
-
 def set_instance(res: Resource, provider: str, instance_type: Any) -> None:
     """Instance type plus the GPU facts the catalog knows for it."""
     res.set_fact("instance.type", instance_type)
@@ -89,10 +81,8 @@ def set_instance(res: Resource, provider: str, instance_type: Any) -> None:
     if not isinstance(instance_type, str) or not instance_type:
         return
     spec = catalog.instance(provider, instance_type)
-    if spec is None and not _GPU_FAMILY[provider].match(instance_type):
-        # The catalog lists every accelerator type; a name outside it and outside the
-        # accelerator families (t3.micro, Standard_D4s_v5) is a CPU machine.
-        res.facts["gpu.count"] = 0
+    if spec is None and not _gpu_family(provider, instance_type):
+        res.facts["gpu.count"] = 0  # an ordinary instance family: no GPU
         return
     if spec is None:
         reason = f"instance type {instance_type!r} is not in the {provider} catalog"
@@ -104,6 +94,22 @@ def set_instance(res: Resource, provider: str, instance_type: Any) -> None:
     res.facts["gpu.count"] = spec.gpu_count
     res.facts["gpu.memory_gib"] = spec.gpu_memory_gib
     res.facts["accelerator.kind"] = spec.accelerator_kind
+
+
+def _family(provider: str, name: str) -> str:
+    if provider == "aws":
+        return name.split(".", 1)[0]
+    if provider == "azure":
+        # Standard_NC24ads_A100_v4 -> standard_nc: the letters name the family.
+        m = re.match(r"(?i)(standard_|basic_)?([a-z]+)", name)
+        return (m.group(1) or "").lower() + m.group(2).lower() if m else name.lower()
+    return name.split("-", 1)[0]
+
+
+def _gpu_family(provider: str, name: str) -> bool:
+    """Whether an instance type not in the catalog belongs to a family that has GPUs."""
+    family = _family(provider, name)
+    return any(_family(provider, spec.name) == family for spec in catalog.instances(provider))
 
 
 def clean_tags(value: Any) -> dict[str, Any]:

@@ -8,14 +8,14 @@ from gpulint.model import Resource
 from gpulint.terraform.plan import PlanInstance
 
 
-def build_change(inst: PlanInstance, hours: float) -> list[Resource]:
+def build_change(inst: PlanInstance, options: cost.CostOptions) -> list[Resource]:
     """The resources after the change; each records the plan's actions and, for an update or
     replacement, its monthly cost before (same builder, fed the `before` values)."""
     after = build_all(inst)
     before: dict[str, Resource] = {}
     if inst.before is not None:
         for res in build_all(inst.with_view(inst.before)):
-            cost.price_resource(res, hours)
+            cost.price_resource(res, options.hours, options)
             before[res.address] = res
     for res in after:
         res.facts["change.actions"] = list(inst.actions)

@@ -32,7 +32,8 @@ def region_of(inst: ResourceInstance, provider: str, explicit: Any = None) -> tu
         return value, None
     cfg = inst.provider()
     if cfg is not None and isinstance(cfg.region, str) and cfg.region:
-        return cfg.region, "code"
+        m = ZONE_RE.match(cfg.region)  # a google provider may name a zone
+        return (m.group(1) if m else cfg.region), "code"
     if cfg is not None and isinstance(cfg.region, Unknown):
         return Unknown(f"provider region: {cfg.region.reason}"), None
     return catalog.default_region(provider), "default"

@@ -1,1 +1,28 @@
-"""Output formats. Each renders the JSON report dict to text; the registry is explicit."""
+"""Output formats. Each renders the JSON report dict to text; the registry is explicit.
+
+No `from __future__ import annotations` here: it would shadow the `annotations` submodule.
+"""
+
+import importlib
+from typing import Any
+
+FORMATS = ("text", "json", "sarif", "markdown", "github", "junit")
+
+
+def render(fmt: str, report: dict[str, Any], rules: list[dict[str, Any]], *,
+           colour: bool = False, verbose: bool = False) -> str:
+    """Render the report in one of FORMATS; modules are imported only when used."""
+    if fmt == "text":
+        return importlib.import_module("gpulint.reporters.text").render(
+            report, colour=colour, verbose=verbose)
+    if fmt == "json":
+        return importlib.import_module("gpulint.reporters.json_report").render(report)
+    if fmt == "sarif":
+        return importlib.import_module("gpulint.reporters.sarif").render(report, rules)
+    if fmt == "markdown":
+        return importlib.import_module("gpulint.reporters.markdown").render(report)
+    if fmt == "github":
+        return importlib.import_module("gpulint.reporters.annotations").render(report)
+    if fmt == "junit":
+        return importlib.import_module("gpulint.reporters.junit").render(report, rules)
+    raise ValueError(f"unknown format {fmt!r}")

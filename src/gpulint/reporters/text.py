@@ -57,7 +57,6 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         if not verbose and len(ne) > 10:
             out.append(f"  … and {len(ne) - 10} more (use --verbose)")
     s = report["summary"]
-    cat = report["catalog"]
     counts = s["findings"]
     out.append("")
     out.append(
@@ -66,6 +65,14 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         + (f" ({s['unpriced_resources']} not priced)" if s["unpriced_resources"] else "")
         + f"; {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info; "
         f"potential saving {_money(s['potential_saving_usd'])}/month")
-    out.append(c("dim", f"Prices: list prices as of {cat['date']}, {report['hours_per_month']:g} "
-                        "h/month, USD."))
+    out.append(c("dim", price_note(report)))
     return "\n".join(out) + "\n"
+
+
+def price_note(report: dict[str, Any]) -> str:
+    """Where the figures come from: catalog date and source, overrides, hours."""
+    cat = report["catalog"]
+    overrides = cat.get("pricing_overrides")
+    kind = f"list prices with overrides from {overrides}" if overrides else "list prices"
+    return (f"Prices: {kind} as of {cat['date']} (catalog {cat.get('origin') or '?'}; source "
+            f"{cat.get('source') or '?'}), {report['hours_per_month']:g} h/month unless noted, USD.")

@@ -79,14 +79,15 @@ class TerraformProject:
                 target = resolve_module_source(directory, call.labels[0] if call.labels else "",
                                                src, "")
                 if target:
-                    out.add(os.path.normpath(os.path.relpath(target)))
+                    out.add(os.path.normpath(os.path.abspath(target)))
         return out
 
     def load(self, inputs: Inputs) -> LoadResult:
         result = LoadResult()
         children = self.child_dirs()
         for directory in sorted(self.dirs):
-            if os.path.normpath(directory) in children:
+            # absolute on both sides: the scanned paths may be relative or absolute
+            if os.path.normpath(os.path.abspath(directory)) in children:
                 continue
             files = self.dirs[directory]
             if not files:

@@ -305,6 +305,8 @@ def _providers(files: list[ParsedFile], scope: Scope,
             region = view.get("region") if b.labels[0] == "aws" else view.get("region")
             if b.labels[0] == "azurerm":
                 region = None  # Azure sets location per resource
+            elif region is None and b.labels[0] in ("google", "google-beta"):
+                region = view.get("zone")  # a zone names its region (facts strip the suffix)
             cfg.region = region
             tags: dict[str, Any] = {}
             if b.labels[0] == "aws":

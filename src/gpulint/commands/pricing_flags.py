@@ -1,0 +1,118 @@
+"""Command-line flags shared by scan, cost and diff: what to scan and how to price it."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def pricing_flags(func: F) -> F:
+    """--pricing-overrides, --catalog, --hours-for, --default-region."""
+    for option in reversed([
+        click.option("--pricing-overrides", type=click.Path(dir_okay=False),
+                     help="YAML file of negotiated/reserved prices applied on top of list prices."),
+        click.option("--catalog", "catalog_file", type=click.Path(dir_okay=False),
+                     help="Price from this catalog snapshot instead of the bundled one."),
+        click.option("--hours-for", "hours_for", multiple=True, metavar="WORKLOAD=HOURS",
+                     help="Hours a month for a workload class, e.g. notebook=160 (repeatable)."),
+        click.option("--default-region", "default_regions", multiple=True,
+                     metavar="PROVIDER=REGION",
+                     help="Region used when the code names none, e.g. aws=eu-west-1."),
+    ]):
+        func = option(func)
+    return func
+
+
+def scan_flags(func: F) -> F:
+    """The scan inputs (variables, rules, hours, file size) plus the pricing flags."""
+    for option in reversed([
+        click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
+                     help="Set a Terraform root variable (like terraform -var)."),
+        click.option("--var-file", "var_files", multiple=True,
+                     type=click.Path(exists=True, dir_okay=False),
+                     help="Read Terraform variables from a .tfvars file."),
+        click.option("--rules-dir", "rules_dirs", multiple=True,
+                     type=click.Path(exists=True, file_okay=False),
+                     help="Extra directory of rule files."),
+        click.option("--hours", type=click.FloatRange(0, 744, min_open=True), default=730.0,
+                     show_default=True, help="Hours a month each resource runs."),
+        click.option("--max-file-size", type=click.IntRange(1), default=5 * 1024,
+                     show_default=True, help="Skip files larger than this many KiB."),
+    ]):
+        func = option(func)
+    return pricing_flags(func)
+
+
+def _pairs(values: tuple[str, ...], flag: str, what: str) -> dict[str, str]:
+    out = {}
+    for item in values:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise click.UsageError(f"{flag} expects {what}, got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def use_catalog(path: str) -> None:
+    """Price from the snapshot in ``path``; a missing or invalid file is a usage error."""
+    from gpulint import catalog
+
+    try:
+        catalog.use_catalog_file(path)
+    except (OSError, ValueError, KeyError, TypeError) as e:  # JSONDecodeError is a ValueError
+        raise click.UsageError(f"--catalog {path}: {e}") from None
+
+
+def apply_pricing_flags(opts: Any, pricing_overrides: str | None, catalog_file: str | None,
+                        hours_for: tuple[str, ...], default_regions: tuple[str, ...]) -> None:
+    """Load the files the flags name into ScanOptions; bad input is a usage error (exit 2)."""
+    from gpulint.pricing_overrides import OverridesError, load
+
+    if catalog_file:
+        use_catalog(catalog_file)
+    if pricing_overrides:
+        try:
+            opts.pricing_overrides = load(pricing_overrides)
+        except OverridesError as e:
+            raise click.UsageError(str(e)) from None
+    from gpulint.facts.common import WORKLOADS
+
+    known = sorted(WORKLOADS | {"unknown"})
+    for workload, hours in _pairs(hours_for, "--hours-for", "WORKLOAD=HOURS").items():
+        if workload not in known:
+            raise click.UsageError(f"--hours-for: unknown workload {workload!r}; expected one "
+                                   f"of {', '.join(known)}")
+        try:
+            value = float(hours)
+        except ValueError:
+            value = -1.0
+        if not 0 <= value <= 744:
+            raise click.UsageError(f"--hours-for {workload}: hours must be a number from 0 to "
+                                   f"744, got {hours!r}")
+        opts.hours_by_workload[workload] = value
+    regions = _pairs(default_regions, "--default-region", "PROVIDER=REGION")
+    for provider in regions:
+        if provider.lower() not in ("aws", "gcp", "azure"):
+            raise click.UsageError(f"--default-region: unknown provider {provider!r}; expected "
+                                   "aws, gcp or azure")
+    opts.default_regions.update({k.lower(): v for k, v in regions.items()})
+
+
+def build_options(kwargs: dict[str, Any]) -> Any:
+    """ScanOptions from the values of scan_flags (consumed from kwargs)."""
+    from gpulint import scan as scan_mod
+    from gpulint.cli import _parse_vars
+    from gpulint.terraform.module import Inputs
+
+    inputs = Inputs(var_files=list(kwargs.pop("var_files")),
+                    vars=_parse_vars(kwargs.pop("variables")),
+                    env={k: v for k, v in os.environ.items() if k.startswith("TF_VAR_")})
+    opts = scan_mod.ScanOptions(inputs=inputs, hours=kwargs.pop("hours"),
+                                max_file_bytes=kwargs.pop("max_file_size") * 1024)
+    apply_pricing_flags(opts, kwargs.pop("pricing_overrides"), kwargs.pop("catalog_file"),
+                        kwargs.pop("hours_for"), kwargs.pop("default_regions"))
+    return opts

@@ -1,0 +1,432 @@
+"""Render a gpulint report (and optionally a cost diff) as a pull-request comment.
+
+The output is GitHub-flavoured Markdown meant to be read in a PR conversation, including on
+a phone: few columns, the money first, the long lists folded into ``<details>``.
+
+Every string that comes from scanned files (addresses, paths, messages, reasons) is treated
+as hostile.  :func:`escape_text` turns it into inert text: no raw HTML, no links or
+autolinks, no @mentions or issue references, nothing that can break out of a table cell.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Iterable
+from urllib.parse import quote
+
+COMMENT_MARKER = "<!-- gpulint:comment -->"
+HEAD_MARKER_PREFIX = "<!-- gpulint:head="
+HEAD_MARKER_RE = re.compile(r"<!-- gpulint:head=([0-9a-f]{7,64}) -->")
+GITHUB_COMMENT_LIMIT = 65536
+
+_ZWJ = "\u200d"
+_SHA_RE = re.compile(r"^[0-9a-fA-F]{7,64}$")
+_REPO_URL_RE = re.compile(r"^https?://[A-Za-z0-9._~:/%+-]+$")
+# Bidirectional overrides/isolates can make text read differently from what it is.
+_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F)}
+_SEVERITIES = ("error", "warning", "info")
+_SEVERITY_ICON = {"error": "🔴", "warning": "🟠", "info": "🔵"}
+_SEVERITY_LABEL = {"error": "error", "warning": "warning", "info": "info"}
+
+
+# --------------------------------------------------------------------------- escaping
+
+
+def _clean(value: Any) -> str:
+    """Stringify, fold line breaks to spaces and drop control/bidi characters."""
+    text = "" if value is None else str(value)
+    out = []
+    for ch in text:
+        if ch in "\r\n\t\v\f\u2028\u2029\x85":
+            out.append(" ")
+        elif ch in _BIDI or unicodedata.category(ch) == "Cc":
+            continue
+        else:
+            out.append(ch)
+    return re.sub(r" {2,}", " ", "".join(out)).strip()
+
+
+def escape_text(value: Any) -> str:
+    """Make ``value`` render as literal, single-line, inert Markdown text.
+
+    * every ASCII punctuation character is backslash-escaped (CommonMark allows this for all
+      of them), which disables emphasis, code spans, links, raw HTML, entities and, inside a
+      table, cell separators (GFM treats ``\\|`` as a literal pipe);
+    * ``@`` gets a zero-width joiner after it so GitHub does not notify anyone and e-mail
+      autolinks cannot form;
+    * ``://``, ``www.`` and ``#<digits>`` get a zero-width joiner so GFM's extended
+      autolinks and GitHub's issue references cannot form.
+    """
+    text = _clean(value)
+    out = []
+    for ch in text:
+        if ch.isascii() and not ch.isalnum() and ch != " " and ch.isprintable():
+            out.append("\\" + ch)
+            if ch == "@":
+                out.append(_ZWJ)
+        else:
+            out.append(ch)
+    escaped = "".join(out)
+    escaped = escaped.replace("\\:\\/\\/", "\\:" + _ZWJ + "\\/\\/")
+    escaped = re.sub(r"(?i)\b(www)\\\.", lambda m: m.group(1) + _ZWJ + "\\.", escaped)
+    escaped = re.sub(r"\\#(?=[0-9])", "\\#" + _ZWJ, escaped)
+    return escaped
+
+
+def _defang(text: str) -> str:
+    """Zero-width joiners that stop mentions, autolinks and issue references forming.
+
+    GitHub does not process these inside code, but other renderers (mail, mobile clients)
+    may, and the joiner is invisible."""
+    text = text.replace("@", "@" + _ZWJ).replace("://", ":" + _ZWJ + "//")
+    text = re.sub(r"(?i)\b(www)\.", lambda m: m.group(1) + _ZWJ + ".", text)
+    return re.sub(r"#(?=[0-9])", "#" + _ZWJ, text)
+
+
+def code_span(value: Any) -> str:
+    """Render ``value`` as an inline code span safe inside a table cell.
+
+    Code spans never produce HTML, links or mentions.  The fence is longer than any run of
+    backticks inside; pipes are escaped because GFM splits table cells before it parses code.
+    """
+    text = _defang(_clean(value)).replace("|", "\\|")
+    if not text:
+        return ""
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or text.startswith(" ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def format_usd(amount: float | None, *, signed: bool = False) -> str:
+    """``$1,234`` for large amounts, cents below $100; ``n/a`` for ``None``."""
+    if amount is None:
+        return "n/a"
+    sign = ""
+    if signed:
+        sign = "+" if amount > 0 else ("−" if amount < 0 else "±")
+    elif amount < 0:
+        sign = "−"
+    value = abs(float(amount))
+    body = f"{value:,.0f}" if value >= 100 else f"{value:,.2f}"
+    return f"{sign}${body}"
+
+
+def _is_safe_repo_path(path: str) -> bool:
+    if not path or path.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", path):
+        return False
+    parts = path.replace("\\", "/").split("/")
+    return ".." not in parts
+
+
+def _location(item: dict[str, Any], repo_url: str | None, head_sha: str | None) -> str:
+    path = _clean(item.get("path"))
+    line = item.get("line")
+    line_no = line if isinstance(line, int) and not isinstance(line, bool) and line >= 1 else None
+    label = path + (f":{line_no}" if line_no else "")
+    if not path:
+        return "—"
+    if repo_url and head_sha and _is_safe_repo_path(path):
+        url = f"{repo_url}/blob/{head_sha}/{quote(path.replace(chr(92), '/'), safe='/')}"
+        if line_no:
+            url += f"#L{line_no}"
+        return f"[{escape_text(label)}]({url})"
+    return code_span(label)
+
+
+def _finding_key(finding: dict[str, Any]) -> str:
+    fp = finding.get("fingerprint")
+    if fp:
+        return str(fp)
+    return "|".join(str(finding.get(k)) for k in ("rule", "path", "address"))
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _headline(report: dict[str, Any], diff: dict[str, Any] | None) -> list[str]:
+    summary = report.get("summary") or {}
+    lines: list[str] = []
+    if diff:
+        before = diff.get("base_monthly_usd")
+        after = diff.get("head_monthly_usd", summary.get("monthly_cost_usd"))
+        delta = diff.get("delta_usd")
+        if delta is None and before is not None and after is not None:
+            delta = float(after) - float(before)
+        lines.append(
+            f"### GPU cost: {format_usd(before)}/mo → **{format_usd(after)}/mo** "
+            f"({format_usd(delta, signed=True)}/mo)"
+        )
+        base_ref = diff.get("base_ref")
+        if base_ref:
+            lines.append(f"Compared with {code_span(base_ref)}.")
+    else:
+        lines.append(f"### GPU cost: **{format_usd(summary.get('monthly_cost_usd'))}/mo**")
+    return lines
+
+
+def _counts_line(report: dict[str, Any], diff: dict[str, Any] | None) -> str:
+    findings = report.get("findings") or []
+    summary = report.get("summary") or {}
+    counts = {s: 0 for s in _SEVERITIES}
+    for f in findings:
+        sev = f.get("severity")
+        if sev in counts:
+            counts[sev] += 1
+    if not findings and isinstance(summary.get("findings"), dict):
+        counts.update({k: int(v) for k, v in summary["findings"].items() if k in counts})
+    total = sum(counts.values())
+    if total == 0:
+        text = "✅ No GPU cost findings."
+    else:
+        parts = [f"{_SEVERITY_ICON[s]} {counts[s]} {_SEVERITY_LABEL[s]}" for s in _SEVERITIES if counts[s]]
+        text = f"**{total} finding{'s' if total != 1 else ''}**: " + " · ".join(parts)
+    saving = summary.get("potential_saving_usd")
+    if saving is None:
+        saving = sum(f.get("monthly_saving_usd") or 0 for f in findings) or None
+    if saving:
+        text += f" — up to **{format_usd(saving)}/mo** could be saved"
+    if diff:
+        new = len(diff.get("new_findings") or [])
+        fixed = len(diff.get("fixed_findings") or [])
+        if new or fixed:
+            text += f" ({new} new, {fixed} fixed in this PR)"
+    unpriced = summary.get("unpriced_resources")
+    if unpriced:
+        text += f". {unpriced} GPU resource{'s' if unpriced != 1 else ''} could not be priced"
+    return text + ("" if text.endswith(".") else ".")
+
+
+def _sorted_findings(findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    order = {s: i for i, s in enumerate(_SEVERITIES)}
+    return sorted(
+        findings,
+        key=lambda f: (
+            order.get(f.get("severity"), 9),
+            -(f.get("monthly_saving_usd") or 0),
+            str(f.get("path")),
+            f.get("line") or 0,
+        ),
+    )
+
+
+def _findings_table(
+    findings: list[dict[str, Any]],
+    new_keys: set[str],
+    repo_url: str | None,
+    head_sha: str | None,
+    limit: int,
+) -> list[str]:
+    if not findings:
+        return []
+    lines = ["| Where | Rule | Finding | $/mo |", "|---|---|---|---:|"]
+    for f in findings[:limit]:
+        icon = _SEVERITY_ICON.get(f.get("severity"), "⚪")
+        new = " 🆕" if _finding_key(f) in new_keys else ""
+        saving = f.get("monthly_saving_usd")
+        lines.append(
+            f"| {_location(f, repo_url, head_sha)} | {icon} {code_span(f.get('rule'))}{new} "
+            f"| {escape_text(f.get('message'))} | {format_usd(saving) if saving is not None else '—'} |"
+        )
+    hidden = len(findings) - limit
+    if hidden > 0:
+        lines.append("")
+        lines.append(f"_…and {hidden} more finding{'s' if hidden != 1 else ''} not shown (comment size limit)._")
+    return lines
+
+
+def _details(summary: str, body: list[str]) -> list[str]:
+    return ["<details>", f"<summary>{summary}</summary>", "", *body, "", "</details>"]
+
+
+def _resources_section(
+    report: dict[str, Any], diff: dict[str, Any] | None, limit: int
+) -> list[str]:
+    if diff and diff.get("resources"):
+        rows = [r for r in diff["resources"] if r.get("change") != "unchanged"] or list(diff["resources"])
+        changed = sum(1 for r in diff["resources"] if r.get("change") != "unchanged")
+        body = ["| Resource | Change | $/mo |", "|---|---|---:|"]
+        for r in rows[:limit]:
+            before, after = r.get("before_usd"), r.get("after_usd")
+            if r.get("change") == "added":
+                money = format_usd(after)
+            elif r.get("change") == "removed":
+                money = f"~~{format_usd(before)}~~"
+            else:
+                money = f"{format_usd(before)} → {format_usd(after)}"
+            body.append(f"| {code_span(r.get('address'))} | {escape_text(r.get('change'))} | {money} |")
+        title = f"GPU resources changed in this PR ({changed})"
+        total = len(rows)
+    else:
+        rows = list(report.get("resources") or [])
+        body = ["| Resource | GPUs | $/mo |", "|---|---|---:|"]
+        for r in rows[:limit]:
+            gpus = ""
+            if r.get("gpu_count") is not None:
+                gpus = f"{r.get('gpu_count')}× "
+            gpus += _clean(r.get("gpu_model") or "?")
+            count = r.get("count")
+            if isinstance(count, int) and count > 1:
+                gpus += f" ×{count}"
+            body.append(
+                f"| {code_span(r.get('address'))} | {escape_text(gpus)} | {format_usd(r.get('monthly_cost_usd'))} |"
+            )
+        title = f"GPU resources ({len(rows)})"
+        total = len(rows)
+    if not rows:
+        return []
+    if total > limit:
+        body.append("")
+        body.append(f"_…and {total - limit} more not shown._")
+    return _details(title, body)
+
+
+def _bullets(items: list[dict[str, Any]], text_key: str, limit: int) -> list[str]:
+    body = []
+    for item in items[:limit]:
+        where = _clean(item.get("path"))
+        if where and item.get("line"):
+            where += f":{item.get('line')}"
+        label = " ".join(
+            x for x in (code_span(where) if where else "", code_span(item.get("rule")) if item.get("rule") else "") if x
+        )
+        addr = item.get("address")
+        if addr:
+            label += f" {code_span(addr)}"
+        body.append(f"- {label.strip()} — {escape_text(item.get(text_key))}".replace("-  —", "- —"))
+    if len(items) > limit:
+        body.append(f"- _…and {len(items) - limit} more not shown._")
+    return body
+
+
+def _problems_section(report: dict[str, Any], limit: int) -> list[str]:
+    not_eval = list(report.get("not_evaluated") or [])
+    diags = list(report.get("diagnostics") or [])
+    if not not_eval and not diags:
+        return []
+    body: list[str] = []
+    if not_eval:
+        body.append(f"**Could not evaluate ({len(not_eval)})**")
+        body.append("")
+        body.extend(_bullets(not_eval, "reason", limit))
+        body.append("")
+    if diags:
+        body.append(f"**Diagnostics ({len(diags)})**")
+        body.append("")
+        body.extend(_bullets(diags, "message", limit))
+    while body and body[-1] == "":
+        body.pop()
+    return _details(f"Could not evaluate ({len(not_eval)}) · diagnostics ({len(diags)})", body)
+
+
+def _fixed_section(diff: dict[str, Any] | None, limit: int) -> list[str]:
+    fixed = list((diff or {}).get("fixed_findings") or [])
+    if not fixed:
+        return []
+    return _details(f"Fixed in this PR ({len(fixed)})", _bullets(fixed, "message", limit))
+
+
+def _footer(report: dict[str, Any]) -> list[str]:
+    catalog = report.get("catalog") or {}
+    tool = report.get("tool") or {}
+    hours = report.get("hours_per_month")
+    bits = []
+    if catalog.get("source") or catalog.get("date"):
+        src = escape_text(catalog.get("source") or "unknown source")
+        date = escape_text(catalog.get("date") or "undated")
+        bits.append(f"Prices: {src}, catalog {date}")
+    if hours:
+        bits.append(f"{escape_text(hours)} h/month")
+    bits.append(f"{escape_text(tool.get('name') or 'gpulint')} {escape_text(tool.get('version') or '')}".strip())
+    return ["<sub>" + " · ".join(bits) + "</sub>"]
+
+
+# --------------------------------------------------------------------------- render
+
+
+def _compose(
+    report: dict[str, Any],
+    diff: dict[str, Any] | None,
+    repo_url: str | None,
+    head_sha: str | None,
+    limits: dict[str, int],
+    note: str | None,
+) -> str:
+    findings = _sorted_findings(report.get("findings") or [])
+    new_keys = {_finding_key(f) for f in (diff or {}).get("new_findings") or []}
+    lines = [COMMENT_MARKER]
+    if head_sha:
+        lines.append(f"{HEAD_MARKER_PREFIX}{head_sha.lower()} -->")
+    lines.append("")
+    lines.extend(_headline(report, diff))
+    lines.append("")
+    lines.append(_counts_line(report, diff))
+    table = _findings_table(findings, new_keys, repo_url, head_sha, limits["findings"])
+    if table:
+        lines.append("")
+        lines.extend(table)
+    for section in (
+        _fixed_section(diff, limits["fixed"]),
+        _resources_section(report, diff, limits["resources"]),
+        _problems_section(report, limits["problems"]),
+    ):
+        if section:
+            lines.append("")
+            lines.extend(section)
+    if note:
+        lines.append("")
+        lines.append(note)
+    lines.append("")
+    lines.extend(_footer(report))
+    return "\n".join(lines) + "\n"
+
+
+def render(
+    report: dict[str, Any],
+    diff: dict[str, Any] | None = None,
+    *,
+    repo_url: str | None = None,
+    head_sha: str | None = None,
+    max_chars: int = 65000,
+) -> str:
+    """Render the PR comment body for ``report`` (and ``diff`` when given).
+
+    Links to findings are only emitted when both ``repo_url`` (``https://host/owner/repo``)
+    and ``head_sha`` (hex) look valid.  The result never exceeds ``max_chars`` characters;
+    when it would, the long lists are shortened and a note says so.
+    """
+    if head_sha is not None and not _SHA_RE.match(str(head_sha)):
+        head_sha = None
+    if repo_url is not None:
+        repo_url = str(repo_url).rstrip("/")
+        if not _REPO_URL_RE.match(repo_url):
+            repo_url = None
+
+    n_findings = len(report.get("findings") or [])
+    n_resources = max(len(report.get("resources") or []), len((diff or {}).get("resources") or []))
+    n_problems = max(len(report.get("not_evaluated") or []), len(report.get("diagnostics") or []))
+    n_fixed = len((diff or {}).get("fixed_findings") or [])
+    limits = {"findings": n_findings, "resources": n_resources, "problems": n_problems, "fixed": n_fixed}
+    body = _compose(report, diff, repo_url, head_sha, limits, None)
+    if len(body) <= max_chars:
+        return body
+
+    note = (
+        "> [!NOTE]\n> This comment was shortened to fit GitHub's size limit; "
+        "the job summary and the SARIF/JSON reports have everything."
+    )
+    # Shrink the folded lists first, then the findings table, halving until it fits.
+    for key in ("resources", "problems", "fixed", "findings"):
+        while len(body) > max_chars and limits[key] > 0:
+            limits[key] = limits[key] // 2 if limits[key] > 1 else 0
+            body = _compose(report, diff, repo_url, head_sha, limits, note)
+        if len(body) <= max_chars:
+            return body
+    # Still too long (e.g. a tiny max_chars or a huge catalog string): hard cut.
+    tail = "\n\n_(truncated)_\n"
+    cut = max(0, max_chars - len(tail))
+    return (body[:cut] + tail)[:max_chars]

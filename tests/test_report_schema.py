@@ -1,0 +1,66 @@
+"""The JSON report is a public contract: real output validates against the shipped schema."""
+
+from __future__ import annotations
+
+import json
+import os
+from importlib import resources
+
+from click.testing import CliRunner
+from jsonschema import Draft202012Validator
+
+from gpulint.cli import cli
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _schema() -> dict:
+    return json.loads((resources.files("gpulint") / "schemas" / "report.schema.json").read_text())
+
+
+def _scan(*paths: str) -> dict:
+    result = CliRunner().invoke(cli, ["scan", "--format", "json", *paths])
+    return json.loads(result.stdout)
+
+
+def test_schema_is_valid() -> None:
+    Draft202012Validator.check_schema(_schema())
+
+
+def test_examples_report_validates() -> None:
+    report = _scan(os.path.join(ROOT, "examples"))
+    errors = list(Draft202012Validator(_schema()).iter_errors(report))
+    assert not errors, [e.message for e in errors]
+
+
+def test_fixture_reports_validate() -> None:
+    """Every rule fixture, including unknown values and unpriced resources, gives valid JSON."""
+    report = _scan(os.path.join(ROOT, "tests", "rules"))
+    assert report["resources"] and report["not_evaluated"]
+    assert any(r["monthly_cost_usd"] is None for r in report["resources"])
+    errors = list(Draft202012Validator(_schema()).iter_errors(report))
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
+
+
+def test_summary_adds_up() -> None:
+    report = _scan(os.path.join(ROOT, "examples"))
+    priced = [r["monthly_cost_usd"] for r in report["resources"] if r["monthly_cost_usd"] is not None]
+    assert abs(report["summary"]["monthly_cost_usd"] - sum(priced)) < 0.01
+    counts = report["summary"]["findings"]
+    assert sum(counts.values()) == len(report["findings"])
+    assert report["catalog"]["date"] == "2026-05-20"
+
+
+def test_real_sarif_output_validates_against_the_official_schema() -> None:
+    with open(os.path.join(ROOT, "tests", "data", "sarif-schema-2.1.0.json")) as fh:
+        sarif_schema = json.load(fh)
+    result = CliRunner().invoke(cli, ["scan", "--format", "sarif", os.path.join(ROOT, "examples")])
+    sarif = json.loads(result.stdout)
+    errors = list(Draft202012Validator(sarif_schema).iter_errors(sarif)) \
+        if sarif_schema.get("$schema", "").endswith("2020-12/schema") else \
+        list(__import__("jsonschema").Draft7Validator(sarif_schema).iter_errors(sarif))
+    assert not errors, [e.message for e in errors[:3]]
+    run = sarif["runs"][0]
+    assert {r["id"] for r in run["tool"]["driver"]["rules"]} >= {"gpu-training-on-demand"}
+    assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1
+               for r in run["results"])
