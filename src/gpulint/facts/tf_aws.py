@@ -10,7 +10,8 @@ from gpulint import catalog
 from gpulint.facts.common import as_int, set_instance, workload_from
 from gpulint.facts.declared_model import from_command
 from gpulint.facts.tf_common import (
-    EMPTY, base, capacity, fixed_count, linked, mentions, mixed_capacity, scaling, shutdown,
+    EMPTY, base, capacity, fixed_count, linked, memoised, mentions, mixed_capacity, scaling,
+    shutdown,
 )
 from gpulint.model import Resource, Unknown
 from gpulint.terraform.module import ResourceInstance
@@ -54,21 +55,22 @@ def template_of(inst: ResourceInstance) -> ResourceInstance | None:
     return None
 
 
-def _template_users(inst: ResourceInstance) -> list[str]:
-    users = []
+def _used_templates(inst: ResourceInstance) -> set[tuple[str, str]]:
+    """Launch templates that an ASG or node group of the module refers to."""
+    used = set()
     for (type_, _), peers in inst.peers.items():
         if type_ not in {"aws_autoscaling_group", "aws_eks_node_group"}:
             continue
         for peer in peers:
             for block in _template_blocks(peer.view):
-                if any(ref == (inst.type, inst.name) for a in _TEMPLATE_ATTRS
-                       for ref in block.refs(a)):
-                    users.append(peer.address)
-    return users
+                for attr in _TEMPLATE_ATTRS:
+                    used.update(block.refs(attr))
+    return used
 
 
 def aws_launch_template(inst: ResourceInstance) -> Resource | None:
-    if _template_users(inst):
+    used = memoised(inst, "aws launch templates in use", lambda: _used_templates(inst))
+    if (inst.type, inst.name) in used:
         return None  # priced once, through the node group or ASG that launches it
     v = inst.view
     tags: dict[str, Any] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from typing import Any
+from typing import Any, Callable
 
 from gpulint import catalog
 from gpulint.facts.common import as_int, clean_tags, shutdown_from_tags, workload_from
@@ -134,6 +134,14 @@ def shutdown(res: Resource, mechanism: str | None = None) -> None:
         res.facts["shutdown"] = "scale-to-zero"
     else:
         res.facts["shutdown"] = "none"
+
+
+def memoised(inst: ResourceInstance, key: str, compute: Callable[[], Any]) -> Any:
+    """A value derived from all resources of the instance's module, computed once."""
+    memo = inst.peers.memo if hasattr(inst.peers, "memo") else {}
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
 
 
 def linked(inst: ResourceInstance, view: Any, attrs: tuple[str, ...],

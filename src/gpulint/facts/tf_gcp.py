@@ -7,7 +7,7 @@ from typing import Any
 from gpulint import catalog
 from gpulint.facts.common import as_int, clean_tags
 from gpulint.facts.tf_common import (
-    EMPTY, base, capacity, fixed_count, linked, scaling, shutdown, zone_count,
+    EMPTY, base, capacity, fixed_count, linked, memoised, scaling, shutdown, zone_count,
 )
 from gpulint.model import Resource, Unknown
 from gpulint.terraform.module import ResourceInstance
@@ -96,13 +96,16 @@ _MANAGERS = ("google_compute_instance_group_manager",
 _TEMPLATES = ("google_compute_instance_template", "google_compute_region_instance_template")
 
 
-def _template_users(inst: ResourceInstance) -> bool:
+def _used_templates(inst: ResourceInstance) -> set[tuple[str, str]]:
+    """Instance templates that a group manager of the module refers to."""
+    used = set()
     for (type_, _), peers in inst.peers.items():
         if type_ in _MANAGERS:
             for peer in peers:
-                if _template_of(peer) is inst:
-                    return True
-    return False
+                template = _template_of(peer)
+                if template is not None:
+                    used.add((template.type, template.name))
+    return used
 
 
 def _template_of(inst: ResourceInstance) -> ResourceInstance | None:
@@ -115,7 +118,8 @@ def _template_of(inst: ResourceInstance) -> ResourceInstance | None:
 
 
 def google_compute_instance_template(inst: ResourceInstance) -> Resource | None:
-    if _template_users(inst):
+    used = memoised(inst, "gcp instance templates in use", lambda: _used_templates(inst))
+    if (inst.type, inst.name) in used:
         return None  # priced through the instance group manager that uses it
     res = _vm(inst, inst.view, inst.view.get("region"))
     fixed_count(res, 0)  # a template runs nothing by itself

@@ -111,6 +111,15 @@ def _expand_dynamic(dyn: Block, scope: Scope) -> list[BlockView]:
     return [BlockView(content, scope.child(**{iterator: {"key": k, "value": v}})) for k, v in pairs]
 
 
+class Peers(dict):  # type: ignore[type-arg]
+    """The resources of one module instance by (type, name), and values derived from all of
+    them (`memo`), so that finding which groups use a template is done once per module."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.memo: dict[str, Any] = {}
+
+
 @dataclass
 class ResourceInstance:
     address: str
@@ -123,7 +132,7 @@ class ResourceInstance:
     module_address: str  # "" for the root module
     # The resources of the same module instance by (type, name), shared by all of them, so a
     # node group can read the launch template it refers to.
-    peers: dict[tuple[str, str], list["ResourceInstance"]] = field(default_factory=dict)
+    peers: Peers = field(default_factory=Peers)
     # Set when count/for_each could not be evaluated and the resource is reported once.
     expansion_unknown: Unknown | None = None
 
@@ -354,7 +363,7 @@ def load_module(directory: str, files: list[ParsedFile], variables: dict[str, An
     module = Module(directory, files, variables, {}, address, depth)
     module.providers = _providers(files, module.scope, providers)
     prefix = f"{address}." if address else ""
-    peers: dict[tuple[str, str], list[ResourceInstance]] = {}
+    peers = Peers()
     for f in files:
         for b in f.root.blocks:
             if b.type in {"resource", "data"} and len(b.labels) == 2:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpulint.model import Diagnostic, Unknown
-from gpulint.terraform.module import ProviderConfig, ResourceInstance
+from gpulint.terraform.module import Peers, ProviderConfig, ResourceInstance
 from gpulint.terraform.values import ValueView
 
 _INDEX = re.compile(r"\[[^\]]*\]")
@@ -101,11 +101,21 @@ def _config_resources(data: dict[str, Any]) -> dict[tuple[str, str], dict[str, A
     return out
 
 
-def _line_of(text: str, address: str, start: int) -> int:
-    pos = text.find(f'"address": {json.dumps(address)}', start)
-    if pos < 0:
-        pos = text.find(f'"address":{json.dumps(address)}', start)
-    return text.count("\n", 0, pos) + 1 if pos >= 0 else 1
+_ADDRESS = re.compile(r'"address"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+def _address_lines(text: str, start: int) -> dict[str, int]:
+    """Line of the first `"address": ...` of each address after `start`, in one pass."""
+    out: dict[str, int] = {}
+    line, last = text.count("\n", 0, start) + 1, start
+    for m in _ADDRESS.finditer(text, start):
+        line += text.count("\n", last, m.start())
+        last = m.start()
+        try:
+            out.setdefault(json.loads(m.group(1)), line)
+        except ValueError:
+            continue
+    return out
 
 
 def load_plan(path: str, text: str, data: dict[str, Any]) -> tuple[list[PlanInstance],
@@ -115,8 +125,8 @@ def load_plan(path: str, text: str, data: dict[str, Any]) -> tuple[list[PlanInst
                  if isinstance(v, dict)}
     providers = _providers(data, variables)
     configs = _config_resources(data)
-    start = max(text.find('"resource_changes"'), 0)
-    peers_by_module: dict[str, dict[tuple[str, str], list[ResourceInstance]]] = {}
+    lines = _address_lines(text, max(text.find('"resource_changes"'), 0))
+    peers_by_module: dict[str, Peers] = {}
     out: list[PlanInstance] = []
     changes = data.get("resource_changes")
     if changes is None:
@@ -134,13 +144,13 @@ def load_plan(path: str, text: str, data: dict[str, Any]) -> tuple[list[PlanInst
         module_address = str(rc.get("module_address", ""))
         own = rc["address"][len(module_address) + 1:] if module_address else rc["address"]
         cfg = configs.get((_INDEX.sub("", module_address), _INDEX.sub("", own)), {})
-        line = _line_of(text, rc["address"], start)
+        line = lines.get(rc["address"], 1)
         after_view = ValueView(_with_tags_all(after), line, change.get("after_unknown"),
                                cfg.get("expressions"))
         before = change.get("before")
         before_view = ValueView(_with_tags_all(before), line, None, cfg.get("expressions")) \
             if isinstance(before, dict) else None
-        peers = peers_by_module.setdefault(module_address, {})
+        peers = peers_by_module.setdefault(module_address, Peers())
         inst = PlanInstance(rc["address"], str(rc.get("type", "")), str(rc.get("name", "")),
                             str(rc.get("mode", "managed")), path, after_view, providers,
                             module_address, peers, None, str(cfg.get("provider_config_key", "")),
