@@ -162,3 +162,24 @@ resource "aws_autoscaling_group" "unresolved" {
     }
   }
 }
+
+# Legacy launch configurations: a spot_price asks for spot.
+# expect-none:
+resource "aws_launch_configuration" "legacy" {
+  image_id      = "ami-0123"
+  instance_type = "g4dn.xlarge"
+  spot_price    = "0.30"
+}
+
+# expect: instance.type=g4dn.xlarge capacity=spot cost.count=2 cost.monthly=302.08
+resource "aws_autoscaling_group" "legacy" {
+  min_size             = 2
+  max_size             = 2
+  launch_configuration = aws_launch_configuration.legacy.name
+}
+
+# expect: instance.type=g4dn.xlarge capacity=on-demand cost.count=0
+resource "aws_launch_configuration" "unused" {
+  image_id      = "ami-0123"
+  instance_type = "g4dn.xlarge"
+}

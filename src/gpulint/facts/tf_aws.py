@@ -21,6 +21,13 @@ _IDLE_WORDS = re.compile(r"idle|autostop|auto-stop|auto_stop", re.I)
 
 
 def _market_spot(view: Any) -> Any:
+    """Spot when instance_market_options asks for it, or a (legacy launch configuration's)
+    spot_price is set."""
+    price = view.get("spot_price")
+    if isinstance(price, Unknown):
+        return price
+    if price not in (None, ""):
+        return True
     market = view.first("instance_market_options")
     if market is None:
         return False
@@ -48,11 +55,12 @@ def _template_blocks(view: Any) -> list[Any]:
 
 
 def template_of(inst: ResourceInstance) -> ResourceInstance | None:
+    """The launch template (or an ASG's legacy launch configuration) in the same module."""
     for block in _template_blocks(inst.view):
         found = linked(inst, block, _TEMPLATE_ATTRS, "aws_launch_template")
         if found is not None:
             return found
-    return None
+    return linked(inst, inst.view, ("launch_configuration",), "aws_launch_configuration")
 
 
 def _used_templates(inst: ResourceInstance) -> set[tuple[str, str]]:
@@ -65,6 +73,7 @@ def _used_templates(inst: ResourceInstance) -> set[tuple[str, str]]:
             for block in _template_blocks(peer.view):
                 for attr in _TEMPLATE_ATTRS:
                     used.update(block.refs(attr))
+            used.update(peer.view.refs("launch_configuration"))
     return used
 
 
@@ -92,7 +101,7 @@ def _type_from_template(inst: ResourceInstance) -> tuple[Any, Any]:
     """(instance type, spot?) from the launch template the group uses."""
     template = template_of(inst)
     if template is None:
-        if _template_blocks(inst.view):
+        if _template_blocks(inst.view) or inst.view.has("launch_configuration"):
             reason = "instance type comes from a launch template not found in this module"
         else:
             reason = "no instance type and no launch template"
@@ -264,6 +273,7 @@ BUILDERS = {
     "aws_instance": aws_instance,
     "aws_spot_instance_request": aws_instance,
     "aws_launch_template": aws_launch_template,
+    "aws_launch_configuration": aws_launch_template,
     "aws_eks_node_group": aws_eks_node_group,
     "aws_autoscaling_group": aws_autoscaling_group,
     "aws_sagemaker_endpoint_configuration": aws_sagemaker_endpoint_configuration,
