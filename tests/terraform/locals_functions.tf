@@ -148,3 +148,8 @@ resource "aws_instance" "unsupported_function" {
 resource "aws_instance" "grouped" {
   instance_type = { for t in ["g5.xlarge", "g5.2xlarge", "p4d.24xlarge"] : split(".", t)[0] => t... }["g5"][1]
 }
+
+# expect: why:instance.type="module outputs are not evaluated"
+resource "aws_instance" "from_module_output" {
+  instance_type = module.sizes.gpu_type
+}

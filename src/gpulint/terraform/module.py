@@ -249,8 +249,10 @@ class Module:
             return {"module": self.directory, "root": self.directory, "cwd": os.getcwd()}
         if name == "terraform":
             return {"workspace": "default"}
-        if name in {"data", "module"}:
-            return Unknown(f"{name} values are known only after apply")
+        if name == "data":
+            return Unknown("data values are known only after apply")
+        if name == "module":
+            return Unknown("module outputs are not evaluated by gpulint")
         if name in {"each", "count", "self"}:
             return Unknown(f"{name} is only valid inside a resource")
         return Unknown(f"'{name}.…' refers to another resource, known only after apply")
