@@ -42,6 +42,19 @@ def test_fixture_reports_validate() -> None:
     assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
 
 
+def test_terraform_and_plan_reports_validate() -> None:
+    """Every Terraform resource family, mixed pools, maximum costs and plan changes."""
+    report = _scan(os.path.join(ROOT, "tests", "terraform"),
+                   os.path.join(ROOT, "tests", "plan", "mixed", "plan.json"))
+    resources = report["resources"]
+    assert any(r["capacity"] == "mixed" for r in resources)
+    assert any(r["change"] and r["change"]["monthly_cost_before_usd"] for r in resources)
+    assert any(r["monthly_cost_max_usd"] and r["monthly_cost_usd"] is not None and
+               r["monthly_cost_max_usd"] > r["monthly_cost_usd"] for r in resources)
+    errors = list(Draft202012Validator(_schema()).iter_errors(report))
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
+
+
 def test_summary_adds_up() -> None:
     report = _scan(os.path.join(ROOT, "examples"))
     priced = [r["monthly_cost_usd"] for r in report["resources"] if r["monthly_cost_usd"] is not None]
