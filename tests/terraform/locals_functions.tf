@@ -149,7 +149,7 @@ resource "aws_instance" "grouped" {
   instance_type = { for t in ["g5.xlarge", "g5.2xlarge", "p4d.24xlarge"] : split(".", t)[0] => t... }["g5"][1]
 }
 
-# expect: why:instance.type="module outputs are not evaluated"
+# expect: why:instance.type="module.sizes was not evaluated"
 resource "aws_instance" "from_module_output" {
   instance_type = module.sizes.gpu_type
 }

@@ -218,6 +218,10 @@ class Module:
         self._local_cache: dict[str, Any] = {}
         self._resolving: set[str] = set()
         self.var_decls: dict[str, Block] = {}
+        self.output_decls: dict[str, Block] = {}
+        # Local module calls by name: their outputs, one per instance ([i] / ["key"]) when
+        # the call has count or for_each.
+        self.calls: dict[str, Any] = {}
         for f in files:
             for b in f.root.blocks:
                 if b.type == "locals":
@@ -225,6 +229,8 @@ class Module:
                         self._locals[name] = (b, attr.expr)
                 elif b.type == "variable" and b.labels:
                     self.var_decls[b.labels[0]] = b
+                elif b.type == "output" and b.labels:
+                    self.output_decls[b.labels[0]] = b
         self.scope = Scope(resolver=self._resolve_root)
 
     # -- names --------------------------------------------------------------------------
@@ -252,7 +258,7 @@ class Module:
         if name == "data":
             return Unknown("data values are known only after apply")
         if name == "module":
-            return Unknown("module outputs are not evaluated by gpulint")
+            return _ModuleCalls(self)
         if name in {"each", "count", "self"}:
             return Unknown(f"{name} is only valid inside a resource")
         return Unknown(f"'{name}.…' refers to another resource, known only after apply")
@@ -270,6 +276,24 @@ class Module:
         finally:
             self._resolving.discard(name)
         self._local_cache[name] = value
+        return value
+
+    def output(self, name: str) -> Any:
+        """An output's value, evaluated in this module (outputs of resources stay unknown)."""
+        key = f"output.{name}"
+        if key in self._local_cache:
+            return self._local_cache[key]
+        decl = self.output_decls.get(name)
+        if decl is None or "value" not in decl.attributes:
+            return Unknown(f"output {name} is not defined in {self.address or 'the module'}")
+        if key in self._resolving:
+            return Unknown(f"output {name} refers to itself")
+        self._resolving.add(key)
+        try:
+            value = evaluate(decl.attributes["value"].expr, self.scope)
+        finally:
+            self._resolving.discard(key)
+        self._local_cache[key] = value
         return value
 
     def var(self, name: str) -> Any:
@@ -300,6 +324,20 @@ class _LazyVars(dict):  # type: ignore[type-arg]
 class _LazyLocals(_LazyVars):
     def __getitem__(self, key: str) -> Any:
         return self._m.local(key)
+
+
+class _LazyOutputs(_LazyVars):
+    def __getitem__(self, key: str) -> Any:
+        return self._m.output(key)
+
+
+class _ModuleCalls(_LazyVars):
+    """`module.NAME`: the outputs of a local module call, or unknown for one not followed."""
+
+    def __getitem__(self, key: str) -> Any:
+        found = self._m.calls.get(key)
+        return found if found is not None else \
+            Unknown(f"module.{key} was not evaluated (not a local or downloaded module)")
 
 
 def _providers(files: list[ParsedFile], scope: Scope,
@@ -360,7 +398,7 @@ def _instance_keys(block: Block, scope: Scope) -> list[tuple[str, Scope]] | Unkn
 
 def load_module(directory: str, files: list[ParsedFile], variables: dict[str, Any],
                 providers: dict[str, ProviderConfig], address: str, depth: int,
-                parse_dir: Any, result: LoadResult) -> None:
+                parse_dir: Any, result: LoadResult) -> "Module":
     """Expand one module instance into resource instances, following local module calls."""
     module = Module(directory, files, variables, {}, address, depth)
     module.providers = _providers(files, module.scope, providers)
@@ -386,6 +424,7 @@ def load_module(directory: str, files: list[ParsedFile], variables: dict[str, An
                     result.resources.append(inst)
             elif b.type == "module" and b.labels:
                 _load_call(module, f, b, prefix, parse_dir, result)
+    return module
 
 
 def _call_providers(call: Block, parent: dict[str, ProviderConfig]) -> dict[str, ProviderConfig]:
@@ -449,10 +488,18 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
         result.notes.append(ModuleCallNote(addr, f.path, call.line,
                                            f"module call not expanded: {keys.reason}"))
         return
+    outputs: dict[str, Any] = {}
     for suffix, scope in keys:
         inputs = {k: evaluate(a.expr, scope) for k, a in call.attributes.items() if k not in meta}
-        load_module(target, child_files, inputs, providers, addr + suffix,
-                    parent.depth + 1, parse_dir, result)
+        child = load_module(target, child_files, inputs, providers, addr + suffix,
+                            parent.depth + 1, parse_dir, result)
+        outputs[suffix] = _LazyOutputs(child)
+    if "count" in call.attributes:
+        parent.calls[name] = list(outputs.values())
+    elif "for_each" in call.attributes:
+        parent.calls[name] = {json.loads(k[1:-1]): v for k, v in outputs.items()}
+    else:
+        parent.calls[name] = outputs.get("", Unknown(f"module.{name} has no instance"))
 
 
 def resolve_module_source(directory: str, name: str, source: Any, parent_address: str) -> str | None:

@@ -90,3 +90,36 @@ resource "google_compute_instance" "us" {
   name         = "us"
   machine_type = "g2-standard-8"
 }
+
+# Outputs of local modules are evaluated: one call, and one with for_each.
+module "sizes" {
+  source = "./modules/sizes"
+  tier   = "large"
+}
+
+module "tiers" {
+  for_each = toset(["small", "large"])
+  source   = "./modules/sizes"
+  tier     = each.key
+}
+
+# expect: instance.type=p5.48xlarge
+resource "aws_instance" "from_output" {
+  instance_type = module.sizes.gpu_type
+}
+
+# expect: instance.type=g5.xlarge capacity=spot
+resource "aws_instance" "from_for_each_output" {
+  instance_type = module.tiers["small"].gpu_type
+  dynamic "instance_market_options" {
+    for_each = module.tiers["small"].spot ? [1] : []
+    content {
+      market_type = "spot"
+    }
+  }
+}
+
+# expect: why:instance.type="output missing is not defined"
+resource "aws_instance" "missing_output" {
+  instance_type = module.sizes.missing
+}
