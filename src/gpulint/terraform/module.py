@@ -15,7 +15,7 @@ from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.parser import parse_hcl
 from gpulint.terraform.syntax import Block, GetAttr, HclSyntaxError, ObjectExpr, Var
-from gpulint.terraform.values import expression_refs, expression_strings
+from gpulint.terraform.values import expression_refs, expression_strings, module_refs
 
 MAX_MODULE_DEPTH = 16
 
@@ -404,6 +404,9 @@ def load_module(directory: str, files: list[ParsedFile], variables: dict[str, An
     module.providers = _providers(files, module.scope, providers)
     prefix = f"{address}." if address else ""
     peers = Peers()
+    # Module calls first, so resources (and later calls) can use their outputs.
+    for f, b in _calls_in_order(files):
+        _load_call(module, f, b, prefix, parse_dir, result)
     for f in files:
         for b in f.root.blocks:
             if b.type in {"resource", "data"} and len(b.labels) == 2:
@@ -422,9 +425,25 @@ def load_module(directory: str, files: list[ParsedFile], variables: dict[str, An
                     if inst.mode == "managed":
                         peers.setdefault((inst.type, inst.name), []).append(inst)
                     result.resources.append(inst)
-            elif b.type == "module" and b.labels:
-                _load_call(module, f, b, prefix, parse_dir, result)
     return module
+
+
+def _calls_in_order(files: list[ParsedFile]) -> list[tuple[ParsedFile, Block]]:
+    """Module calls, each after the calls whose outputs its arguments use (file order
+    otherwise, and for cycles)."""
+    calls = [(f, b) for f, b in iter_blocks(files, "module") if b.labels]
+    names = {b.labels[0] for _, b in calls}
+    deps = {b.labels[0]: (module_refs([a.expr for a in b.attributes.values()]) & names)
+            - {b.labels[0]} for _, b in calls}
+    ordered: list[tuple[ParsedFile, Block]] = []
+    done: set[str] = set()
+    while len(ordered) < len(calls):
+        ready = [(f, b) for f, b in calls if b.labels[0] not in done and deps[b.labels[0]] <= done]
+        batch = ready[:1] or [next((f, b) for f, b in calls if b.labels[0] not in done)]
+        for f, b in batch:
+            ordered.append((f, b))
+            done.add(b.labels[0])
+    return ordered
 
 
 def _call_providers(call: Block, parent: dict[str, ProviderConfig]) -> dict[str, ProviderConfig]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpulint.model import Unknown
-from gpulint.terraform.syntax import Expr, GetAttr, Index, Splat, Var
+from gpulint.terraform.syntax import Expr, GetAttr, Var
 
 
 class ValueView:
@@ -82,20 +82,20 @@ def _nth(value: Any, i: int) -> Any:
     return value if isinstance(value, dict) else None
 
 
-def expression_refs(expr: Expr | None) -> list[tuple[str, str]]:
-    """(type, name) of every resource an HCL expression refers to, read syntactically, because
-    a reference such as `aws_launch_template.gpu.id` has no value before apply."""
+_NOT_RESOURCES = {"var", "local", "module", "data", "each", "count", "path", "self",
+                  "terraform"}
+
+
+def _traversals(expr: Any) -> list[tuple[str, str]]:
+    """Every `root.name` an expression starts a traversal with, read syntactically."""
     out: list[tuple[str, str]] = []
 
     def walk(node: Any) -> None:
-        if isinstance(node, GetAttr):
-            target = node.target
-            if isinstance(target, Var) and target.name not in {"var", "local", "module", "data",
-                                                                "each", "count", "path", "self"}:
-                out.append((target.name, node.name))
-                return
-        if isinstance(node, (GetAttr, Index, Splat)) or hasattr(node, "__dataclass_fields__"):
-            for field_name in getattr(node, "__dataclass_fields__", {}):
+        if isinstance(node, GetAttr) and isinstance(node.target, Var):
+            out.append((node.target.name, node.name))
+            return
+        if hasattr(node, "__dataclass_fields__"):
+            for field_name in node.__dataclass_fields__:
                 walk(getattr(node, field_name))
         elif isinstance(node, (tuple, list)):
             for item in node:
@@ -103,6 +103,17 @@ def expression_refs(expr: Expr | None) -> list[tuple[str, str]]:
 
     walk(expr)
     return list(dict.fromkeys(out))
+
+
+def expression_refs(expr: Expr | None) -> list[tuple[str, str]]:
+    """(type, name) of every resource an HCL expression refers to, read syntactically, because
+    a reference such as `aws_launch_template.gpu.id` has no value before apply."""
+    return [(t, n) for t, n in _traversals(expr) if t not in _NOT_RESOURCES]
+
+
+def module_refs(expr: Any) -> set[str]:
+    """Names of the module calls whose outputs an expression uses (`module.sizes.x`)."""
+    return {n for t, n in _traversals(expr) if t == "module"}
 
 
 def expression_strings(expr: Expr | None) -> list[str]:

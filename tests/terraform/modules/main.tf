@@ -123,3 +123,24 @@ resource "aws_instance" "from_for_each_output" {
 resource "aws_instance" "missing_output" {
   instance_type = module.sizes.missing
 }
+
+# A call may use the outputs of a call written after it; the resource's count is one too.
+module "consumer" {
+  count         = module.counts.n
+  source        = "./modules/gpu"
+  instance_type = module.sizes.gpu_type
+  replicas      = 1
+  name          = "consumer"
+}
+
+module "counts" {
+  source = "./modules/count"
+}
+
+# expect: address=module.consumer[1].aws_instance.this[0] instance.type=p5.48xlarge
+# expect-none: module.consumer[2].aws_instance.this[0]
+# expect: address=aws_instance.counted[1] instance.type=g5.xlarge
+resource "aws_instance" "counted" {
+  count         = module.counts.n
+  instance_type = "g5.xlarge"
+}
