@@ -89,3 +89,12 @@ def test_plan_follows_references_between_resources() -> None:
     assert manager.facts["instance.type"] == "g2-standard-8"
     assert manager.facts["tags"] == {"team": "ml", "workload": "inference"}
     assert "google_compute_instance_template.t" not in by_address
+
+
+def test_text_report_shows_the_plan_change() -> None:
+    from gpulint.reporters import text
+
+    path = os.path.relpath(os.path.join(CASES, "mixed", "plan.json"))
+    out = text.render(report.build(scan.run([path], []), 730))
+    assert "plan: update, was $734.38/month" in out
+    assert "plan: create" in out

@@ -43,6 +43,12 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
                        f"{r['capacity']}  {cost}/month" if r["monthly_cost_usd"] is not None else
                        f"  {r['path']}:{r['line']} {r['address']}  {what}{count} {r['capacity']}"
                        f"  {cost}")
+            change = r.get("change")
+            if change and change.get("actions") not in (["no-op"], ["read"]):
+                # From a Terraform plan: what the change does, and the cost before it.
+                before = change.get("monthly_cost_before_usd")
+                was = f", was {_money(before)}/month" if before is not None else ""
+                out.append(f"      plan: {'/'.join(change['actions'])}{was}")
             if verbose and r.get("price_basis"):
                 out.append(c("dim", f"      {r['price_basis']}"))
             for u in r["unknowns"]:
