@@ -121,6 +121,10 @@ def build(result: ScanResult, hours: float) -> dict[str, Any]:
             "gpu_resources": len(resources),
             "findings": counts,
             "monthly_cost_usd": round(sum(priced), 2),
+            # Every autoscaling pool at its maximum size (fixed-size resources as they are).
+            "monthly_cost_max_usd": round(sum(r["monthly_cost_max_usd"] for r in resources
+                                              if r["monthly_cost_usd"] is not None
+                                              and r["monthly_cost_max_usd"] is not None), 2),
             "unpriced_resources": len(resources) - len(priced),
             "potential_saving_usd": potential_saving(result.findings),
             "not_evaluated": len(not_evaluated),

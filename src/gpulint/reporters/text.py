@@ -68,6 +68,9 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
     out.append(
         f"{s['gpu_resources']} GPU resources in {s['files_scanned']} files: "
         f"{_money(s['monthly_cost_usd'])}/month"
+        + (f" (up to {_money(s['monthly_cost_max_usd'])} with autoscaling at its maximum)"
+           if s.get("monthly_cost_max_usd", s["monthly_cost_usd"]) > s["monthly_cost_usd"]
+           else "")
         + (f" ({s['unpriced_resources']} not priced)" if s["unpriced_resources"] else "")
         + f"; {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info; "
         f"potential saving {_money(s['potential_saving_usd'])}/month")
