@@ -138,3 +138,34 @@ module "eks_unknown_count" {
   count                   = var.gpu_instance == "" ? 0 : 1
   eks_managed_node_groups = {}
 }
+
+# Self-managed groups: an ASG and its own launch template; spot from instance market options,
+# or a mixed instances policy.
+# expect: address='module.eks_self.self_managed_node_groups["spot"]' instance.type=p4d.24xlarge capacity=spot replicas.min=0 replicas.max=3 tags.team=research
+# expect: address='module.eks_self.self_managed_node_groups["mixed"]' instance.type=g5.xlarge capacity=mixed cost.count=4
+# expect-none: module.eks_self.self_managed_node_groups["spot"].launch_template
+# expect-none: module.eks_self.self_managed_node_groups["cpu"]
+module "eks_self" {
+  source = "terraform-aws-modules/eks/aws"
+  tags   = { team = "research" }
+  self_managed_node_groups = {
+    cpu = {}
+    spot = {
+      instance_type           = "p4d.24xlarge"
+      instance_market_options = { market_type = "spot" }
+    }
+    mixed = {
+      min_size                   = 4
+      max_size                   = 4
+      desired_size               = 4
+      use_mixed_instances_policy = true
+      mixed_instances_policy = {
+        instances_distribution = {
+          on_demand_base_capacity                  = 1
+          on_demand_percentage_above_base_capacity = 0
+        }
+        override = [{ instance_type = "g5.xlarge" }]
+      }
+    }
+  }
+}

@@ -15,7 +15,7 @@ import re
 from typing import Any, Callable
 
 from gpulint.model import Unknown
-from gpulint.terraform.module import ProviderConfig, ResourceInstance
+from gpulint.terraform.module import Peers, ProviderConfig, ResourceInstance
 from gpulint.terraform.values import ValueView
 
 Expander = Callable[[str, str, int, dict[str, Any], dict[str, ProviderConfig], str],
@@ -23,10 +23,14 @@ Expander = Callable[[str, str, int, dict[str, Any], dict[str, ProviderConfig], s
 
 
 def _instance(address: str, type_: str, path: str, line: int, values: Any,
-              providers: dict[str, ProviderConfig], module_address: str) -> ResourceInstance:
+              providers: dict[str, ProviderConfig], module_address: str,
+              peers: Peers | None = None, config: Any = None) -> ResourceInstance:
     name = address.rsplit(".", 1)[-1].split("[", 1)[0]
-    return ResourceInstance(address, type_, name, "managed", path, ValueView(values, line),
-                            providers, module_address)
+    inst = ResourceInstance(address, type_, name, "managed", path,
+                            ValueView(values, line, config=config), providers, module_address,
+                            peers if peers is not None else Peers())
+    inst.peers.setdefault((type_, name), []).append(inst)
+    return inst
 
 
 def _groups(value: Any) -> list[tuple[str, Any]] | Unknown:
@@ -88,8 +92,55 @@ def eks(address: str, path: str, line: int, inputs: dict[str, Any],
             "tags": _merge(inputs.get("tags"), _pick(group, defaults, "tags", {})),
         }
 
-    return _expand(address, "eks_managed_node_groups", "aws_eks_node_group", path, line,
-                   inputs.get("eks_managed_node_groups", {}), shape, providers, module_address)
+    managed = _expand(address, "eks_managed_node_groups", "aws_eks_node_group", path, line,
+                      inputs.get("eks_managed_node_groups", {}), shape, providers,
+                      module_address)
+    return managed + _self_managed(address, path, line, inputs, providers, module_address)
+
+
+def _self_managed(address: str, path: str, line: int, inputs: dict[str, Any],
+                  providers: dict[str, ProviderConfig],
+                  module_address: str) -> list[ResourceInstance]:
+    """Self-managed groups are an ASG and the launch template the module makes for it; both
+    are built, linked, so the ASG builder prices the group (defaults: m6i.large, 0–3, 1)."""
+    defaults = inputs.get("self_managed_node_group_defaults", {})
+    groups = _groups(inputs.get("self_managed_node_groups", {}))
+    if isinstance(groups, Unknown):
+        return [_instance(f"{address}.self_managed_node_groups", "aws_autoscaling_group", path,
+                          line, Unknown(f"self_managed_node_groups: {groups.reason}"),
+                          providers, module_address)]
+    out = []
+    for key, group in groups:
+        if not isinstance(group, dict):
+            continue
+        where = f"{address}.self_managed_node_groups[{json.dumps(key)}]"
+        peers = Peers()
+        market = _pick(group, defaults, "instance_market_options", {})
+        template = _instance(f"{where}.launch_template", "aws_launch_template", path, line,
+                             {"instance_type": _pick(group, defaults, "instance_type",
+                                                     "m6i.large"),
+                              "instance_market_options": [market] if market else []},
+                             providers, module_address, peers)
+        asg: dict[str, Any] = {
+            "min_size": _pick(group, defaults, "min_size", 0),
+            "max_size": _pick(group, defaults, "max_size", 3),
+            "desired_capacity": _pick(group, defaults, "desired_size", 1),
+            "launch_template": [{}],
+            "tag": [{"key": k, "value": v} for k, v in
+                    _merge(inputs.get("tags"), _pick(group, defaults, "tags", {})).items()],
+        }
+        mixed = _pick(group, defaults, "mixed_instances_policy", None)
+        if _pick(group, defaults, "use_mixed_instances_policy", False) is True and \
+                isinstance(mixed, dict):
+            asg["mixed_instances_policy"] = [{
+                "instances_distribution": [mixed.get("instances_distribution") or {}],
+                "launch_template": [{"override": mixed.get("override") or []}]}]
+        link = {"launch_template": [{"id": {"references": [
+            f"aws_launch_template.{template.name}"]}}]}
+        out.append(_instance(where, "aws_autoscaling_group", path, line, asg, providers,
+                             module_address, peers, link))
+        out.append(template)
+    return out
 
 
 def gke(address: str, path: str, line: int, inputs: dict[str, Any],
