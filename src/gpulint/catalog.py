@@ -22,6 +22,7 @@ __all__ = [
     "Catalog",
     "InstanceSpec",
     "Price",
+    "active_origin",
     "cheapest_per_gpu_hour",
     "default_region",
     "gcp_accelerator",
@@ -185,6 +186,11 @@ def metadata() -> dict[str, Any]:
     meta = {k: copy.deepcopy(data[k]) for k in keys if k in data}
     meta["origin"] = _active().origin
     return meta
+
+
+def active_origin() -> str:
+    """Which catalog file the module-level functions read (a cache key for derived data)."""
+    return _active().origin
 
 
 def default_region(provider: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 import click
 
 from gpulint import __version__
-from gpulint.commands.pricing_flags import apply_pricing_flags, pricing_flags
+from gpulint.commands.pricing_flags import scan_flags
 
 EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 SEVERITIES = ("error", "warning", "info")
@@ -36,12 +36,23 @@ def _parse_vars(values: tuple[str, ...]) -> dict[str, str]:
 
 
 def _load_rules(rules_dirs: tuple[str, ...]) -> list[Any]:
+    """Built-in and extra rules, as the configuration (if any) turns them on, off or tunes them."""
     from gpulint.ruleset import RuleError, load_rules
 
     try:
-        return load_rules(rules_dirs)
+        rules = load_rules(rules_dirs)
     except RuleError as e:
         _fail_usage(f"invalid rules\n{e}")
+    ctx = click.get_current_context(silent=True)
+    config = ctx.meta.get("gpulint.config") if ctx is not None else None
+    if config is None:
+        return rules
+    from gpulint.config import ConfigError, configure_rules
+
+    try:
+        return configure_rules(config, rules)
+    except ConfigError as e:
+        _fail_usage(str(e))
 
 
 def _exit_code(report: dict[str, Any], fail_on: str) -> int:
@@ -61,6 +72,9 @@ LAZY_COMMANDS: dict[str, str] = {
     "comment": "gpulint.github.cli:comment",
     "cost": "gpulint.commands.cost_cmd:cost",
     "diff": "gpulint.commands.diff_cmd:diff",
+    "explain-model": "gpulint.commands.explain_model:explain_model",
+    "baseline": "gpulint.commands.baseline:baseline",
+    "init": "gpulint.commands.init:init",
 }
 
 
@@ -86,8 +100,35 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj = {"debug": debug}
 
 
+def _given_files(paths: list[str]) -> tuple[list[str], set[str] | None]:
+    """When only files are given (pre-commit), report on those files alone; a changed .tfvars
+    file stands for the Terraform files of its directory."""
+    if not paths or not all(os.path.isfile(p) for p in paths):
+        return paths, None
+    out: list[str] = []
+    for p in paths:
+        if p.endswith((".tfvars", ".tfvars.json")):
+            directory = os.path.dirname(p) or "."
+            out += [os.path.join(os.path.dirname(p), n) for n in sorted(os.listdir(directory))
+                    if n.endswith((".tf", ".tf.json"))]
+        else:
+            out.append(p)
+    return out, {os.path.normpath(p) for p in out}
+
+
+def run_scan(rules_dirs: tuple[str, ...], params: dict[str, Any]) -> tuple[Any, Any]:
+    """Build options (flags, then configuration), scan, and return (ScanResult, rules)."""
+    from gpulint import scan as scan_mod
+    from gpulint.commands.pricing_flags import build_options
+
+    opts = build_options(params)
+    rules = _load_rules(rules_dirs)
+    paths, opts.report_only = _given_files(list(params.pop("paths")) or ["."])
+    return scan_mod.run(paths, rules, opts), rules
+
+
 @cli.command()
-@click.argument("paths", nargs=-1, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "markdown", "github",
                                                    "junit"]), default="text", show_default=True,
               help="Output format: text, the JSON report, SARIF 2.1.0, Markdown, GitHub "
@@ -96,36 +137,28 @@ def cli(ctx: click.Context, debug: bool) -> None:
               help="Write the report to a file instead of standard output.")
 @click.option("--fail-on", type=click.Choice([*SEVERITIES, "never"]), default="warning",
               show_default=True, help="Exit 1 when a finding has this severity or worse.")
-@click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
-              help="Set a Terraform root variable (like terraform -var).")
-@click.option("--var-file", "var_files", multiple=True, type=click.Path(exists=True, dir_okay=False),
-              help="Read Terraform variables from a .tfvars file (like terraform -var-file).")
-@click.option("--rules-dir", "rules_dirs", multiple=True,
-              type=click.Path(exists=True, file_okay=False), help="Extra directory of rule files.")
-@click.option("--hours", type=click.FloatRange(0, 744, min_open=True), default=730.0,
-              show_default=True, help="Hours a month each resource runs.")
-@click.option("--max-file-size", type=click.IntRange(1), default=5 * 1024, show_default=True,
-              help="Skip files larger than this many KiB (with a notice).")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
+              help="Report only findings not recorded in this baseline (gpulint baseline).")
+@click.option("--show-suppressed", is_flag=True, help="List the findings hidden by suppressions.")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: on a terminal).")
 @click.option("--verbose", "-v", is_flag=True, help="Show remediations, price bases and every unevaluated item.")
-@pricing_flags
-def scan(paths: tuple[str, ...], fmt: str, output: str | None, fail_on: str,
-         variables: tuple[str, ...], var_files: tuple[str, ...], rules_dirs: tuple[str, ...],
-         hours: float, max_file_size: int, color: bool | None, verbose: bool,
-         pricing_overrides: str | None, catalog_file: str | None, hours_for: tuple[str, ...],
-         default_regions: tuple[str, ...]) -> None:
+@scan_flags
+def scan(fmt: str, output: str | None, fail_on: str, baseline_file: str | None,
+         show_suppressed: bool, color: bool | None, verbose: bool, rules_dirs: tuple[str, ...],
+         **params: Any) -> None:
     """Scan PATHS (default: the current directory) for GPU cost problems."""
     from gpulint import report as report_mod
-    from gpulint import scan as scan_mod
-    from gpulint.terraform.module import Inputs
 
-    rules = _load_rules(rules_dirs)
-    inputs = Inputs(var_files=list(var_files), vars=_parse_vars(variables),
-                    env={k: v for k, v in os.environ.items() if k.startswith("TF_VAR_")})
-    opts = scan_mod.ScanOptions(inputs=inputs, hours=hours, max_file_bytes=max_file_size * 1024)
-    apply_pricing_flags(opts, pricing_overrides, catalog_file, hours_for, default_regions)
-    result = scan_mod.run(list(paths) or ["."], rules, opts)
-    report = report_mod.build(result, hours)
+    result, rules = run_scan(rules_dirs, params)
+    if baseline_file:
+        from gpulint import baseline
+
+        try:
+            known = baseline.load(baseline_file)
+        except baseline.BaselineError as e:
+            _fail_usage(str(e))
+        result.findings, result.baselined = baseline.split(result.findings, known)
+    report = report_mod.build(result, result.options.hours, show_suppressed=show_suppressed)
     from gpulint.reporters import render
 
     use_colour = color if color is not None else (output is None and sys.stdout.isatty()
@@ -145,6 +178,14 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, fail_on: str,
 @click.pass_context
 def rules(ctx: click.Context, rules_dirs: tuple[str, ...]) -> None:
     """List the rules, or explain one with `gpulint rules show ID`."""
+    if not rules_dirs:  # the configuration's custom rule directories, if any
+        from gpulint.config import ConfigError, resolve
+
+        try:
+            config = resolve(None, ())
+        except ConfigError as e:
+            _fail_usage(str(e))
+        rules_dirs = tuple(config.cli_defaults().get("rules_dirs", ())) if config else ()
     ctx.obj["rules_dirs"] = rules_dirs
     if ctx.invoked_subcommand is None:
         loaded = _load_rules(rules_dirs)

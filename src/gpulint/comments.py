@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_COMMENT = re.compile(r"^\s*(?:#|//)\s*(?P<key>[A-Za-z][\w:-]*?):\s*(?P<value>.*?)\s*$")
+# `# key: value`, or `# tool:word value` (e.g. `# gpulint:ignore rule -- reason`).
+_COMMENT = re.compile(r"^\s*(?:#|//)\s*(?P<key>[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)?)(?::\s*|\s+)"
+                      r"(?P<value>.*?)\s*$")
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ never fires either: the engine reports it as not evaluated.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from gpulint.model import Unknown
@@ -29,7 +30,30 @@ def _lacks_keys(value: Any, keys: Any) -> Any:
     if not isinstance(value, dict):
         return True
     # A tag map with an unknown value still has the key; only absent or empty keys are missing.
-    return any(k not in value or value[k] in (None, "") for k in keys)
+    return any(k not in value or value[k] in (None, "") for k in keys or [])
+
+
+def _mismatches(value: Any, patterns: Any) -> bool | None:
+    """A present tag whose value does not match its pattern in full; unknown values are unknown."""
+    if not isinstance(value, dict) or not patterns:
+        return False
+    unknown = False
+    for key, pattern in patterns.items():
+        if key not in value or value[key] in (None, ""):
+            continue  # absence is lacks_keys' business
+        if isinstance(value[key], Unknown):
+            unknown = True
+        elif not re.fullmatch(pattern, str(value[key])):
+            return True
+    return None if unknown else False
+
+
+def mismatched_tags(tags: Any, patterns: Any) -> list[str]:
+    """`key=value (expected pattern)` for each tag that fails its pattern, for messages."""
+    if not isinstance(tags, dict) or not isinstance(patterns, dict):
+        return []
+    return [f"{k}={tags[k]!r} (expected {p})" for k, p in patterns.items()
+            if isinstance(tags.get(k), str) and tags[k] and not re.fullmatch(p, tags[k])]
 
 
 OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
@@ -43,6 +67,7 @@ OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "lte": _compare(lambda x, y: x <= y),
     "exists": lambda v, a: (v is not None) == bool(a),
     "lacks_keys": _lacks_keys,
+    "mismatches": _mismatches,
 }
 
 
@@ -61,11 +86,19 @@ def missing_facts(cond: dict[str, Any], facts: Facts, options: dict[str, Any]) -
     return out
 
 
-def resolve_arg(arg: Any, options: dict[str, Any]) -> Any:
-    """`{option: name}` takes the value from the rule's (possibly configured) options."""
-    if isinstance(arg, dict) and set(arg) == {"option"}:
-        return options[arg["option"]]
-    return arg
+def resolve_arg(arg: Any, options: dict[str, Any], facts: Facts | None = None) -> Any:
+    """`{option: name}` takes the value from the rule's (possibly configured) options.
+
+    `{option: name, per: fact}` lets the option be a mapping keyed by that fact's value (e.g.
+    required tags per provider), with `default` for the other values.
+    """
+    if not (isinstance(arg, dict) and "option" in arg and set(arg) <= {"option", "per"}):
+        return arg
+    value = options[arg["option"]]
+    if "per" in arg and isinstance(value, dict):
+        key = (facts or {}).get(arg["per"])
+        return value.get(key, value.get("default")) if isinstance(key, str) else value.get("default")
+    return value
 
 
 def test(cond: dict[str, Any], facts: Facts, options: dict[str, Any]) -> bool | None:
@@ -86,4 +119,5 @@ def test(cond: dict[str, Any], facts: Facts, options: dict[str, Any]) -> bool | 
     if isinstance(value, Unknown):
         return None
     (op, arg), = ((k, v) for k, v in cond.items() if k != "fact")
-    return bool(OPERATORS[op](value, resolve_arg(arg, options)))
+    result = OPERATORS[op](value, resolve_arg(arg, options, facts))
+    return None if result is None else bool(result)

@@ -16,6 +16,9 @@ from gpulint.model import Resource, Unknown
 from gpulint.pricing_overrides import PricingOverrides
 
 DEFAULT_HOURS = 730.0
+# cost.compare_with.alternative in a rule -> prefix of the sizing facts that price it.
+ALTERNATIVE_PREFIXES = {"sizing": "sizing.", "idle": "sizing.idle_",
+                        "generation": "sizing.generation_"}
 # Capacity words the fact builders may use; all are priced at the catalog's spot column.
 SPOT_WORDS = frozenset({"spot", "preemptible", "low-priority", "lowpriority"})
 
@@ -355,10 +358,17 @@ def finding_saving(res: Resource, compare_with: dict[str, Any],
             return 0.0, None
         return round(monthly * (1 - used / hours), 2), f"used {used:g} h of {hours:g} h a month"
     if "alternative" in compare_with:
-        alt = res.facts.get("sizing.alternative_monthly")
+        # sizing.alternative*, sizing.idle_alternative*, sizing.generation_alternative*; a
+        # <prefix>current_monthly is the current cost on the alternative's price basis.
+        prefix = ALTERNATIVE_PREFIXES[compare_with["alternative"]]
+        alt = res.facts.get(prefix + "alternative_monthly")
         if not isinstance(alt, (int, float)):
             return None, None
-        return round(monthly - alt, 2), f"{res.facts.get('sizing.alternative')} at ${alt:,.2f}/month"
+        current = res.facts.get(prefix + "current_monthly", monthly)
+        basis = f"{res.facts.get(prefix + 'alternative')} at ${alt:,.2f}/month"
+        if current != monthly:
+            basis += f" vs ${current:,.2f}/month on the same price basis"
+        return round(current - alt, 2), basis
     if "cost" in compare_with:
         return float(monthly), "the whole monthly cost"
     return None, None

@@ -10,6 +10,11 @@ from gpulint.model import Finding, NotEvaluated, Resource, Severity, Unknown
 from gpulint.ruleset import Rule
 
 
+# Phrases the sizing step writes as `text.<name>` facts (docs/sizing.md, "Message placeholders").
+SIZING_TEXT = ("model_label", "provided", "alternative_detail", "alternative_saving", "parallelism",
+               "idle_fix", "generation", "generation_detail", "generation_saving")
+
+
 def _fmt_money(v: Any) -> str:
     return f"${v:,.0f}" if isinstance(v, (int, float)) else "?"
 
@@ -27,8 +32,10 @@ def placeholders(res: Resource, rule: Rule, options: dict[str, Any]) -> dict[str
         return str(v)
 
     tags = f.get("tags") if isinstance(f.get("tags"), dict) else {}
-    required = options.get("required", [])
-    missing = [k for k in required if k not in tags or tags[k] in (None, "")]
+    required = conditions.resolve_arg({"option": "required", "per": "provider"}, options, f) \
+        if "required" in options else []
+    missing = [k for k in required or [] if k not in tags or tags[k] in (None, "")]
+    missing += conditions.mismatched_tags(tags, options.get("patterns"))
     return {
         "address": res.address, "type": res.type, "path": res.path,
         "instance_type": text("instance.type"), "gpu_model": text("gpu.model"),
@@ -39,7 +46,9 @@ def placeholders(res: Resource, rule: Rule, options: dict[str, Any]) -> dict[str
         "alternative_monthly": _fmt_money(f.get("sizing.alternative_monthly")),
         "monthly_cost": _fmt_money(f.get("cost.monthly")),
         "missing_tags": ", ".join(missing) or "?", "idle_gpus": text("sizing.idle_gpus"),
-        "tensor_parallel": text("model.tensor_parallel"),
+        "tensor_parallel": text("model.tensor_parallel"), "used_gpus": text("sizing.used_gpus"),
+        **{name: text("text." + name) for name in SIZING_TEXT},
+        **({} if "text.model_label" in f else {"model_label": text("model.id")}),
     }
 
 

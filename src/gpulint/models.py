@@ -13,7 +13,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["ModelInfo", "resolve", "catalog_metadata", "MOE_FFN_FRACTION", "MOE_DEFAULT_TOP_K"]
+__all__ = ["ModelInfo", "resolve", "catalog_metadata", "names", "MOE_FFN_FRACTION", "MOE_DEFAULT_TOP_K"]
 
 # For an unknown "NxMB" MoE name, N*M overcounts: attention, embeddings and
 # norms are shared, only the FFN is replicated per expert. Fitting
@@ -78,6 +78,11 @@ def catalog_metadata() -> dict[str, Any]:
     """schema_version, snapshot_date and sources of the bundled catalog."""
     cat = _catalog()
     return {k: cat[k] for k in ("schema_version", "snapshot_date", "sources")}
+
+
+def names() -> dict[str, str]:
+    """Every catalog id and alias -> its canonical id (for did-you-mean suggestions)."""
+    return {name: row["id"] for row in _catalog()["models"] for name in [row["id"], *row["aliases"]]}
 
 
 @lru_cache(maxsize=1)

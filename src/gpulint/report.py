@@ -91,7 +91,13 @@ def potential_saving(findings: list[Finding]) -> float:
     return round(sum(best.values()), 2)
 
 
-def build(result: ScanResult, hours: float) -> dict[str, Any]:
+def _suppressed(result: ScanResult) -> list[dict[str, Any]]:
+    return [{**_finding(f), "suppression": {"path": s.path, "line": s.line, "reason": s.reason,
+                                            "until": s.until.isoformat() if s.until else None}}
+            for f, s in result.suppressed]
+
+
+def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) -> dict[str, Any]:
     meta = catalog.metadata()
     overrides = result.options.pricing_overrides if result.options else None
     resources = [_resource(r) for r in result.resources]
@@ -128,7 +134,10 @@ def build(result: ScanResult, hours: float) -> dict[str, Any]:
             "unpriced_resources": len(resources) - len(priced),
             "potential_saving_usd": potential_saving(result.findings),
             "not_evaluated": len(not_evaluated),
+            "suppressed": len(result.suppressed),
+            "baselined": result.baselined,
         },
+        **({"suppressed": _suppressed(result)} if show_suppressed else {}),
         "diagnostics": [{"path": d.path, "line": d.line, "severity": d.severity,
                          "message": d.message} for d in result.diagnostics],
     }

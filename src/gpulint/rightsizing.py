@@ -1,32 +1,48 @@
-"""Compare what the declared model needs with what the GPUs give, and find a cheaper fit."""
+"""Compare what the declared model needs with what the GPUs give, and find a cheaper fit.
+
+Runs after pricing on every GPU resource. Sets the model.* and sizing.* facts of the
+does-not-fit and oversized rules here, and calls the idle-GPU and previous-generation checks.
+Besides facts the rules test, it writes `text.*` facts: phrases, with their inputs, that rule
+messages use as placeholders. Thresholds come from the rules' options (sizing_options.py).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from gpulint import catalog, cost, models, sizing
+from gpulint import generation_check, generations, idle_gpus, models, offers, sizing
+from gpulint.alternatives import capacity, cheapest, cloud, holds_on, is_number, pod_without_node
+from gpulint.alternatives import record, set_unknown
 from gpulint.facts.declared_model import ModelDecl
 from gpulint.model import Resource, Unknown
-from gpulint.pricing_overrides import PricingOverrides
+from gpulint.sizing_options import SizingOptions, options_from_rules
 
-
-@dataclass(frozen=True)
-class SizingOptions:
-    headroom: float = sizing.DEFAULT_HEADROOM
-    hours: float = cost.DEFAULT_HOURS
-    # Alternatives are priced like the current resource: with the same negotiated prices.
-    overrides: PricingOverrides | None = None
-
+__all__ = ["SizingOptions", "apply", "model_label", "options_from_rules"]
 
 _TRAINING_METHODS = {"training": "full", "full": "full", "fine-tune": "full", "lora": "lora",
                      "qlora": "qlora"}
+_FACTS = ("model.fits", "sizing.alternative", "sizing.saving_fraction")
 
 
-def _estimates(res: Resource, decl: ModelDecl,
-               info: models.ModelInfo) -> tuple[sizing.Estimate, sizing.Estimate]:
+def apply(res: Resource, opts: SizingOptions = SizingOptions()) -> None:
+    """Set model.*, sizing.* and gpu.generation facts on a GPU resource."""
+    decl: ModelDecl | None = res.facts.get("model.declared")
+    est = _model(res, decl, opts) if decl is not None else None
+    if decl is not None:
+        idle_gpus.apply(res, decl, opts)
+    if res.facts.get("model.fits") is not False:  # a model that cannot start is its own finding
+        generation_check.apply(res, est, opts)
+
+
+def model_label(decl: ModelDecl, info: models.ModelInfo) -> str:
+    """The declared name, saying so when its size was read from the name."""
+    if not info.estimated:
+        return decl.id
+    return f"{decl.id} ({info.params_total / 1e9:g}B parameters, estimated from its name)"
+
+
+def _estimates(res: Resource, decl: ModelDecl, info: models.ModelInfo,
+               opts: SizingOptions) -> tuple[sizing.Estimate, sizing.Estimate]:
     """(minimum to start, typical load). Serving needs at least one full-context sequence of KV
-    cache to start; right-sizing uses the documented default concurrency."""
+    cache to start; right-sizing uses the configured (or documented default) concurrency."""
     purpose = (decl.purpose or "").lower()
     if purpose in _TRAINING_METHODS or (not purpose and res.facts.get("workload") == "training"):
         method = _TRAINING_METHODS.get(purpose, "full")
@@ -34,118 +50,103 @@ def _estimates(res: Resource, decl: ModelDecl,
         est = sizing.estimate_training(info, method, decl.precision)
         return est, est
     res.facts["model.purpose"] = "inference"
-    args = (info, decl.precision, decl.context)
+    args = (info, decl.precision, decl.context or opts.context)
     kwargs = {"tensor_parallel": decl.tensor_parallel or 1,
               "gpu_memory_utilization": decl.gpu_memory_utilization}
     return (sizing.estimate_inference(*args, concurrency=1, **kwargs),
-            sizing.estimate_inference(*args, concurrency=None, **kwargs))
+            sizing.estimate_inference(*args, concurrency=opts.concurrency, **kwargs))
 
 
-def _node_candidates(provider: str, region: str, capacity: str, est: sizing.Estimate,
-                     headroom: float,
-                     overrides: PricingOverrides | None = None) -> list[tuple[float, str]]:
-    """(hourly price, instance type) of every catalog instance in the region that fits."""
-    out = []
-    for spec in catalog.instances(provider):
-        if spec.accelerator_kind != "gpu" or not spec.gpu_memory_gib:
-            continue
-        if not sizing.fits(est, spec.gpu_memory_gib, spec.gpu_count, headroom):
-            continue
-        p = catalog.price(provider, spec.name, region)
-        if p is not None and overrides is not None:
-            p = cost.apply_overrides(cost.HourlyPrice(p.ondemand, p.spot, ""), provider,
-                                     spec.name, overrides)
-        hourly = None if p is None else (p.spot if capacity == "spot" else p.ondemand)
-        if hourly:
-            out.append((hourly, spec.name))
-    return sorted(out)
-
-
-def _gpu_candidates(est: sizing.Estimate, headroom: float) -> list[tuple[float, str]]:
-    """(hourly price, "N× GPU") for a bare pod: fewest GPUs of each model that fit."""
-    out = []
-    for gpu, mem in catalog.gpu_models().items():
-        n = sizing.min_gpus(est, mem, headroom, max_gpus=8)
-        best = catalog.cheapest_per_gpu_hour(gpu)
-        if n is None or best is None:
-            continue
-        out.append((best[0] * n, f"{n}× {gpu}"))
-    return sorted(out)
-
-
-def apply(res: Resource, opts: SizingOptions = SizingOptions()) -> None:
-    """Set model.* and sizing.* facts for a resource that declares a model."""
-    decl: ModelDecl | None = res.facts.get("model.declared")
-    if decl is None:
-        return
-    res.facts["model.source"] = decl.source
+def _model(res: Resource, decl: ModelDecl, opts: SizingOptions) -> sizing.Estimate | None:
+    """Model facts, model.fits and the oversized alternative; returns the typical estimate."""
+    f = res.facts
+    f["model.source"] = decl.source
     info = models.resolve(decl.id)
     if info is None:
         reason = (f"model {decl.id!r} is not in the model catalog and its size cannot be read "
                   "from its name")
         res.set_fact("model.id", Unknown(reason))
-        res.facts["model.fits"] = Unknown(reason)
-        return
-    res.facts["model.id"] = info.id
-    res.facts["model.params_b"] = round(info.params_total / 1e9, 2)
-    res.facts["model.estimated"] = info.estimated
+        set_unknown(res, _FACTS, reason)
+        return None
+    f["model.id"] = info.id
+    f["model.params_b"] = round(info.params_total / 1e9, 2)
+    f["model.estimated"] = info.estimated
+    f["text.model_label"] = model_label(decl, info)
     try:
-        minimum, est = _estimates(res, decl, info)
+        minimum, est = _estimates(res, decl, info, opts)
     except (ValueError, KeyError, TypeError, ZeroDivisionError) as e:
         res.set_fact("model.fits", Unknown(f"memory estimate failed: {e}"))
-        return
-    res.facts["model.precision"] = est.inputs.get("precision")
-    res.facts["model.required_gib"] = round(minimum.total_gib, 1)
-    res.facts["model.minimum"] = minimum.describe()
-    res.facts["model.estimate"] = est.describe()
+        set_unknown(res, _FACTS[1:], f"memory estimate failed: {e}")
+        return None
+    f["model.precision"] = est.inputs.get("precision")
+    f["model.required_gib"] = round(minimum.total_gib, 1)
+    f["model.minimum"] = minimum.describe()
+    f["model.estimate"] = est.describe()
     if decl.tensor_parallel:
-        res.facts["model.tensor_parallel"] = decl.tensor_parallel
-    mem, count = res.facts.get("gpu.memory_gib"), res.facts.get("gpu.count")
+        f["model.tensor_parallel"] = decl.tensor_parallel
+    mem, count = f.get("gpu.memory_gib"), f.get("gpu.count")
     for name, value in (("GPU memory", mem), ("GPU count", count)):
-        if isinstance(value, Unknown) or not isinstance(value, (int, float)):
-            reason = value.reason if isinstance(value, Unknown) else "not known"
-            res.facts["model.fits"] = Unknown(f"{name} unknown: {reason}")
-            return
+        if not is_number(value):
+            gpu = f.get("gpu.model")
+            why = value.reason if isinstance(value, Unknown) else \
+                gpu.reason if isinstance(gpu, Unknown) else "not known"
+            set_unknown(res, _FACTS, f"{name} unknown: {why}")
+            return est
     usable = min(count, decl.tensor_parallel) if decl.tensor_parallel else count
-    res.facts["model.fits"] = sizing.fits(minimum, mem, usable, opts.headroom)
-    res.facts["gpu.total_memory_gib"] = round(mem * count, 1)
-    res.facts["sizing.utilization"] = round(est.total_gib / (mem * count), 3)
-    if decl.tensor_parallel and count > decl.tensor_parallel:
-        res.facts["sizing.idle_gpus"] = count - decl.tensor_parallel
-    # A model that does not even start is sized for its minimum; otherwise for typical load.
-    _alternative(res, est if res.facts["model.fits"] else minimum, opts)
+    f["model.fits"] = sizing.fits(minimum, mem, usable, opts.fit_headroom)
+    f["gpu.total_memory_gib"] = round(mem * count, 1)
+    f["sizing.utilization"] = round(est.total_gib / (mem * count), 3)
+    f["text.provided"] = f"{count:g}× {f.get('gpu.model')} ({mem * count:.1f} GiB)"
+    if usable < count:
+        f["text.provided"] += (f", of which tensor parallelism {usable:g} uses "
+                               f"{mem * usable:.1f} GiB")
+    if not f["model.fits"]:
+        _alternative(res, minimum, opts)  # the cheapest instance it starts on
+    elif not sizing.fits(est, mem, usable, opts.headroom):
+        # Starts, but typical load needs more: not oversized, whatever else is cheaper.
+        f["sizing.alternative"] = None
+        f["sizing.saving_fraction"] = 0.0
+    else:
+        _alternative(res, est, opts)
+    return est
 
 
 def _alternative(res: Resource, est: sizing.Estimate, opts: SizingOptions) -> None:
+    """The cheapest instance (or GPU count, for a bare pod) that holds the estimate: same
+    provider and region, same GPU vendor, current generation (docs/sizing.md)."""
     f = res.facts
-    capacity = f.get("capacity") if isinstance(f.get("capacity"), str) else "on-demand"
-    count, _ = cost.priced_count(res)
-    if not isinstance(count, (int, float)):
-        return
-    provider = f.get("provider.cloud") if res.source == "kubernetes" else f.get("provider")
-    if res.source == "kubernetes" and not isinstance(f.get("instance.type"), str):
-        candidates = _gpu_candidates(est, opts.headroom)
-    elif isinstance(provider, str) and provider in {"aws", "gcp", "azure"}:
-        region = f.get("region") if res.source == "terraform" else catalog.default_region(provider)
-        if not isinstance(region, str):
-            return
-        candidates = _node_candidates(provider, region, capacity, est, opts.headroom,
-                                      opts.overrides)
-    else:
-        return
-    if not candidates:
+    if f.get("accelerator.kind", "gpu") != "gpu":
+        # A TPU or Neuron workload does not move to a GPU by resizing.
         f["sizing.alternative"] = None
+        f["sizing.saving_fraction"] = 0.0
+        f["text.alternative_detail"] = "not proposed for a non-GPU accelerator"
         return
-    hourly, name = candidates[0]
-    # SageMaker ml.* types are priced as the EC2 type of the same name, and alternatives are
-    # EC2 names: the catalog cannot tell which of them SageMaker offers.
-    if name == f.get("cost.instance_type", f.get("instance.type")):
+    gpu = f.get("gpu.model") if isinstance(f.get("gpu.model"), str) else None
+    vendor = generations.vendor(gpu)
+
+    def pod_fit(cand: str, mem: float, n: int) -> bool:
+        row = generations.lookup(cand)
+        return row is not None and not row.previous and row.vendor == (vendor or "nvidia") \
+            and sizing.fits(est, mem, n, opts.headroom)
+
+    pod = offers.pod_offers(cloud(res), capacity(res), pod_fit, opts.overrides) \
+        if pod_without_node(res) else []
+    found = cheapest(res, offers.both(offers.fits(est, opts.headroom), offers.same_vendor(gpu),
+                                      offers.current_generation), pod, opts)
+    if isinstance(found, str):
+        set_unknown(res, _FACTS[1:], found)
+        f["text.alternative_detail"] = f"not known ({found})"
+        return
+    offer, current = found
+    if offer is None:
+        f["text.alternative_detail"] = "not in the catalog for this provider and region"
+    # SageMaker ml.* types are priced as (and compared with) the EC2 type of the same name.
+    same = offer is not None and (offer.name == f.get("cost.instance_type",
+                                                      f.get("instance.type")) or (
+        pod_without_node(res) and offer.gpu_model == gpu and offer.gpu_count == f["gpu.count"]))
+    if offer is None or same:
         f["sizing.alternative"] = None
         f["sizing.saving_fraction"] = 0.0
         return
-    alt_monthly = round(hourly * max(count, 1) * opts.hours, 2) if count else 0.0
-    f["sizing.alternative"] = name
-    f["sizing.alternative_monthly"] = alt_monthly
-    current = f.get("cost.monthly")
-    if isinstance(current, (int, float)) and current > 0:
-        f["sizing.saving_fraction"] = round(max(0.0, (current - alt_monthly) / current), 3)
+    f["sizing.saving_fraction"] = record(res, "sizing.", "alternative", offer, current,
+                                         opts.hours, holds_on(est, offer))

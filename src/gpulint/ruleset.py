@@ -60,6 +60,16 @@ def _fact_names() -> list[str]:
     return list(rule_schema()["$defs"]["fact"]["enum"])
 
 
+def _branch_errors(error: Any) -> list[Any]:
+    """A condition that matches no branch of the oneOf: report what is wrong deeper inside
+    (e.g. a misspelt fact in match/all/0) instead of "not valid under any of the schemas"."""
+    if error.validator not in ("oneOf", "anyOf") or not error.context \
+            or (isinstance(error.instance, dict) and "fact" in error.instance):
+        return [error]
+    deeper = [c for c in error.context if len(c.absolute_path) > len(error.absolute_path)]
+    return [leaf for c in deeper for leaf in _branch_errors(c)] or [error]
+
+
 def _describe(error: Any) -> str:
     where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
     message = error.message
@@ -89,20 +99,44 @@ def validate(data: Any, path: str) -> list[str]:
     if not isinstance(data, dict):
         return ["a rule file must hold a mapping"]
     validator = Draft202012Validator(rule_schema())
-    problems = [_describe(e) for e in sorted(validator.iter_errors(data),
-                                              key=lambda e: list(map(str, e.absolute_path)))]
+    errors = [leaf for e in validator.iter_errors(data) for leaf in _branch_errors(e)]
+    problems = list(dict.fromkeys(_describe(e) for e in sorted(
+        errors, key=lambda e: list(map(str, e.absolute_path)))))
     stem = os.path.basename(path).rsplit(".", 1)[0]
     if isinstance(data.get("id"), str) and data["id"] != stem:
         problems.append(f"at id: {data['id']!r} must equal the file name {stem!r}")
+    if isinstance(data.get("message"), str):
+        problems += _placeholder_problems(data["message"])
     for opt in _option_refs(data.get("match")):
         if opt not in (data.get("options") or {}):
             problems.append(f"at match: option {opt!r} is used but not declared under options")
     return problems
 
 
+def _placeholder_problems(message: str) -> list[str]:
+    """A misspelt {placeholder} would fail when the rule fires; catch it when it is loaded."""
+    import string
+
+    from gpulint.engine import placeholders
+    from gpulint.model import Resource
+
+    known = list(placeholders(Resource("", "", "", 0, "terraform"), None, {}))  # type: ignore[arg-type]
+    try:
+        names = [f for _, f, _, _ in string.Formatter().parse(message) if f is not None]
+    except ValueError as e:
+        return [f"at message: {e}"]
+    out = []
+    for name in names:
+        if name not in known:
+            near = difflib.get_close_matches(name, known, n=1)
+            out.append(f"at message: unknown placeholder {{{name}}}"
+                       + (f" (did you mean {{{near[0]}}}?)" if near else ""))
+    return out
+
+
 def _option_refs(cond: Any) -> list[str]:
     if isinstance(cond, dict):
-        if set(cond) == {"option"}:
+        if "option" in cond and set(cond) <= {"option", "per"}:
             return [str(cond["option"])]
         return [r for v in cond.values() for r in _option_refs(v)]
     if isinstance(cond, list):

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gpulint import cost, rightsizing
+from gpulint import cost, declarations, rightsizing, suppressions
 from gpulint.discover import discover
 from gpulint.engine import evaluate
 from gpulint.facts import kubernetes as k8s_facts
 from gpulint.facts import plan as plan_facts
 from gpulint.facts import terraform as tf_facts
-from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity
+from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity, SourceFile
+from gpulint.parse.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
 from gpulint.pricing_overrides import PricingOverrides
-from gpulint.parse.kubernetes import is_manifest, load_documents, looks_like_kubernetes
 from gpulint.ruleset import Rule
 from gpulint.terraform import plan
 from gpulint.terraform.loader import TerraformProject
@@ -36,6 +38,13 @@ class ScanOptions:
     hours_by_workload: dict[str, float] = field(default_factory=dict)
     hours_by_address: dict[str, float] = field(default_factory=dict)
     default_regions: dict[str, str] = field(default_factory=dict)
+    # Report only on these files (pre-commit passes changed files; their Terraform module
+    # directories are still loaded whole for context). None: report on everything scanned.
+    report_only: set[str] | None = None
+    exclude: list[str] = field(default_factory=list)  # absolute path globs
+    model_declarations: list[declarations.ModelDeclaration] = field(default_factory=list)
+    require_reason: bool = True  # suppressions need `-- reason`
+    today: dt.date | None = None  # for suppression expiry; None means today
 
     def cost_options(self) -> cost.CostOptions:
         return cost.CostOptions(self.hours, self.hours_by_workload, self.hours_by_address,
@@ -51,6 +60,8 @@ class ScanResult:
     diagnostics: list[Diagnostic]
     module_notes: list[Any] = field(default_factory=list)
     options: ScanOptions | None = None
+    suppressed: list[tuple[Finding, suppressions.Suppression]] = field(default_factory=list)
+    baselined: int = 0
 
 
 def read_text(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[str | None, Diagnostic | None]:
@@ -75,11 +86,29 @@ def read_text(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[str | Non
 def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None) -> ScanResult:
     opts = options or ScanOptions()
     found = discover(paths)
+    if opts.exclude:
+        found.files = [f for f in found.files if not declarations.excluded(f.path, opts.exclude)]
+    # Compared as absolute paths: the given form (relative or absolute) differs from the shown one.
+    report_only = {os.path.abspath(p) for p in opts.report_only} \
+        if opts.report_only is not None else None
     diagnostics = list(found.diagnostics)
     resources: list[Resource] = []
+    spans: dict[tuple[str, str], suppressions.Span] = {}
+    found_suppressions: list[suppressions.Suppression] = []
 
     def read(path: str) -> tuple[str | None, Diagnostic | None]:
         return read_text(path, opts.max_file_bytes)
+
+    def add_objects(objects: list[K8sObject]) -> None:
+        for i, obj in enumerate(objects):
+            res = k8s_facts.build(obj)
+            if res:
+                resources.append(res)
+                # A document ends where the next one in the file begins.
+                end = objects[i + 1].line - 1 if i + 1 < len(objects) else 1 << 30
+                spans[(res.path, res.address)] = suppressions.Span(res.path, res.line, end)
+                found_suppressions.extend(suppressions.from_annotations(
+                    res.path, res.line, obj.doc.get("metadata")))
 
     project = TerraformProject(read)
     for sf in found.files:
@@ -92,7 +121,12 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
         if text is None:
             continue
         if sf.kind == "json":
-            resources.extend(_json_file(sf.path, text, diagnostics, opts.cost_options()))
+            planned = _plan_file(sf.path, text, diagnostics, opts.cost_options())
+            for res in planned or []:
+                resources.append(res)
+                spans[(res.path, res.address)] = suppressions.Span(res.path, res.line, res.line)
+            if planned is None:
+                add_objects(_json_file(sf.path, text, diagnostics))
             continue
         if not looks_like_kubernetes(text):
             continue
@@ -102,26 +136,73 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
             continue
         objects, diags = load_documents(sf.path, text)
         diagnostics.extend(diags)
-        for obj in objects:
-            res = k8s_facts.build(obj)
-            if res:
-                resources.append(res)
+        found_suppressions += suppressions.from_text(sf.path, text)
+        add_objects(objects)
+    if report_only is not None:
+        _add_module_context(project, found.files)
     loaded = project.load(opts.inputs)
     diagnostics.extend(loaded.diagnostics)
     for inst in loaded.resources:
-        resources.extend(tf_facts.build_all(inst))
+        for res in tf_facts.build_all(inst):
+            resources.append(res)
+            # Module-call node groups have no block of their own: their span is the call line.
+            end = getattr(inst.view.block, "end_line", None)
+            spans[(res.path, res.address)] = suppressions.Span(res.path, res.line,
+                                                               end or res.line)
+    if report_only is not None:
+        resources = [r for r in resources if os.path.abspath(r.path) in report_only]
+        diagnostics = [d for d in diagnostics if os.path.abspath(d.path) in report_only]
+    declarations.apply(resources, opts.model_declarations)
     cost_opts = opts.cost_options()
+    sizing_opts, problems = rightsizing.options_from_rules(
+        rules, opts.rule_options, opts.hours, overrides=opts.pricing_overrides,
+        default_regions=opts.default_regions)
+    diagnostics.extend(Diagnostic("<rule options>", None, p, "warning") for p in problems)
     for res in resources:
         cost.price_resource(res, opts.hours, cost_opts)
-        rightsizing.apply(res, rightsizing.SizingOptions(hours=res.facts["cost.hours"],
-                                                         overrides=opts.pricing_overrides))
+        rightsizing.apply(res, replace(sizing_opts, hours=res.facts["cost.hours"]))
     rules_by_id = rules
     findings, skipped = evaluate(resources, rules_by_id, opts.rule_options, opts.severities,
                                  opts.hours)
+    found_suppressions += _terraform_suppressions(project, report_only, read)
+    outcome = suppressions.apply(findings, skipped, spans, found_suppressions,
+                                 [r.id for r in rules], require_reason=opts.require_reason,
+                                 today=opts.today)
+    diagnostics += outcome.diagnostics
     resources.sort(key=lambda r: (r.path, r.line, r.address))
     diagnostics.sort(key=lambda d: (d.path, d.line or 0, d.message))
-    return ScanResult(len(found.files), resources, findings, skipped, diagnostics, loaded.notes,
-                      opts)
+    notes = [n for n in loaded.notes if report_only is None
+             or os.path.abspath(n.path) in report_only]
+    return ScanResult(len(found.files), resources, outcome.findings, outcome.not_evaluated,
+                      diagnostics, notes, opts, outcome.suppressed)
+
+
+def _add_module_context(project: TerraformProject, files: list[SourceFile]) -> None:
+    """Sibling files of each given Terraform file: variables, locals and providers live there."""
+    given = {os.path.normpath(f.path) for f in files}
+    for directory in sorted({os.path.dirname(f.path) for f in files
+                             if f.kind in {"terraform", "terraform-json"}}):
+        try:
+            names = sorted(os.listdir(directory or "."))
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(directory, name)
+            if name.endswith((".tf", ".tf.json")) and os.path.normpath(path) not in given:
+                project.add_file(path)
+
+
+def _terraform_suppressions(project: TerraformProject, report_only: set[str] | None,
+                            read: Any) -> list[suppressions.Suppression]:
+    out: list[suppressions.Suppression] = []
+    for files in project.dirs.values():
+        for parsed in files:
+            if report_only is not None and os.path.abspath(parsed.path) not in report_only:
+                continue
+            text, _ = read(parsed.path)
+            if text is not None:
+                out += suppressions.from_text(parsed.path, text)
+    return out
 
 
 def _templated(text: str) -> bool:
@@ -131,25 +212,32 @@ def _templated(text: str) -> bool:
     return re.search(r"\{\{-?\s*[.$A-Za-z/(]", text) is not None
 
 
-def _json_file(path: str, text: str, diagnostics: list[Diagnostic],
-               cost_options: cost.CostOptions | None = None) -> list[Resource]:
+def _plan_file(path: str, text: str, diagnostics: list[Diagnostic],
+               cost_options: cost.CostOptions) -> list[Resource] | None:
+    """The resources of a Terraform plan JSON (`terraform show -json`), or None if the file is
+    not one."""
+    if '"resource_changes"' not in text and '"planned_values"' not in text:
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if not plan.is_plan(data):
+        return None
+    instances, diags = plan.load_plan(path, text, data)
+    diagnostics.extend(diags)
+    return [res for inst in instances for res in plan_facts.build_change(inst, cost_options)]
+
+
+def _json_file(path: str, text: str, diagnostics: list[Diagnostic]) -> list[K8sObject]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         if looks_like_kubernetes(text):
             diagnostics.append(Diagnostic(path, e.lineno, f"invalid JSON: {e.msg}"))
         return []
-    if plan.is_plan(data):
-        instances, diags = plan.load_plan(path, text, data)
-        diagnostics.extend(diags)
-        options = cost_options or cost.CostOptions()
-        return [res for inst in instances for res in plan_facts.build_change(inst, options)]
-    out = []
-    if is_manifest(data):
-        objects, diags = load_documents(path, text)
-        diagnostics.extend(diags)
-        for obj in objects:
-            res = k8s_facts.build(obj)
-            if res:
-                out.append(res)
-    return out
+    if not is_manifest(data):
+        return []
+    objects, diags = load_documents(path, text)
+    diagnostics.extend(diags)
+    return objects

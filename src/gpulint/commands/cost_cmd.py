@@ -88,7 +88,7 @@ def render_markdown(data: dict[str, Any]) -> str:
 
 
 @click.command("cost")
-@click.argument("paths", nargs=-1, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
               show_default=True)
 @click.option("--group-by", default="team", show_default=True, metavar="TAG",

@@ -106,7 +106,7 @@ def _load_report(path: str) -> dict[str, Any]:
 
 
 @click.command("diff")
-@click.argument("paths", nargs=-1, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
 @click.option("--base", "base_ref", metavar="REF",
               help="Git revision to compare with (read with git archive; the work tree is "
                    "not touched).")

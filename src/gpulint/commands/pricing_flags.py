@@ -27,9 +27,31 @@ def pricing_flags(func: F) -> F:
     return func
 
 
+def _config_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Find and validate the configuration before the other options take their defaults, so
+    they default to the file's values and an explicit flag still wins (Black's pattern). PATHS
+    is eager too, so the search starts from the scanned paths."""
+    from gpulint.cli import _fail_usage
+    from gpulint.config import ConfigError, resolve
+
+    try:
+        config = resolve(value, ctx.params.get("paths") or ())
+    except ConfigError as e:
+        _fail_usage(str(e))
+    ctx.meta["gpulint.config"] = config
+    if config is not None:
+        ctx.default_map = {**config.cli_defaults(), **(ctx.default_map or {})}
+    return value
+
+
 def scan_flags(func: F) -> F:
-    """The scan inputs (variables, rules, hours, file size) plus the pricing flags."""
+    """The configuration file, the scan inputs (variables, rules, exclusions, hours, file size)
+    plus the pricing flags."""
     for option in reversed([
+        click.option("--config", "config_file", type=click.Path(dir_okay=False), is_eager=True,
+                     callback=_config_callback,
+                     help="Configuration file (default: .gpulint.yaml or [tool.gpulint] in "
+                          "pyproject.toml, searched upwards from the scanned paths)."),
         click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
                      help="Set a Terraform root variable (like terraform -var)."),
         click.option("--var-file", "var_files", multiple=True,
@@ -42,6 +64,8 @@ def scan_flags(func: F) -> F:
                      show_default=True, help="Hours a month each resource runs."),
         click.option("--max-file-size", type=click.IntRange(1), default=5 * 1024,
                      show_default=True, help="Skip files larger than this many KiB."),
+        click.option("--exclude", multiple=True, metavar="GLOB",
+                     help="Do not scan paths matching this glob (repeatable)."),
     ]):
         func = option(func)
     return pricing_flags(func)
@@ -115,4 +139,15 @@ def build_options(kwargs: dict[str, Any]) -> Any:
                                 max_file_bytes=kwargs.pop("max_file_size") * 1024)
     apply_pricing_flags(opts, kwargs.pop("pricing_overrides"), kwargs.pop("catalog_file"),
                         kwargs.pop("hours_for"), kwargs.pop("default_regions"))
+    kwargs.pop("config_file")
+    opts.exclude = [os.path.normpath(os.path.join(os.getcwd(), g)) for g in kwargs.pop("exclude")]
+    config = click.get_current_context().meta.get("gpulint.config")
+    if config is not None:  # what flags cannot say: models, per-resource hours, suppressions
+        from gpulint.cli import _fail_usage
+        from gpulint.config import ConfigError, apply
+
+        try:
+            apply(config, opts)
+        except ConfigError as e:
+            _fail_usage(str(e))
     return opts

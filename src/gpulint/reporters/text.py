@@ -62,6 +62,14 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
             out.append(f"  {n['path']}:{n['line']} {rule}{n['address']}: {n['reason']}")
         if not verbose and len(ne) > 10:
             out.append(f"  … and {len(ne) - 10} more (use --verbose)")
+    if report.get("suppressed"):
+        out.append("")
+        out.append(c("bold", f"Suppressed ({len(report['suppressed'])})"))
+        for f in report["suppressed"]:
+            sup = f["suppression"]
+            until = f", until {sup['until']}" if sup.get("until") else ""
+            out.append(f"  {f['path']}:{f['line']} {f['rule']} {f['address']}: "
+                       f"{sup['reason'] or 'no reason'}{until} ({sup['path']}:{sup['line']})")
     s = report["summary"]
     counts = s["findings"]
     out.append("")
@@ -73,7 +81,8 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
            else "")
         + (f" ({s['unpriced_resources']} not priced)" if s["unpriced_resources"] else "")
         + f"; {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info; "
-        f"potential saving {_money(s['potential_saving_usd'])}/month")
+        f"potential saving {_money(s['potential_saving_usd'])}/month"
+        + "".join(f"; {s[k]} {k}" for k in ("suppressed", "baselined") if s.get(k)))
     out.append(c("dim", price_note(report)))
     return "\n".join(out) + "\n"
 

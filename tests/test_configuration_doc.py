@@ -1,0 +1,49 @@
+"""The examples in docs/configuration.md are valid, and the error example prints what it shows."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import ROOT
+from gpulint import config
+from gpulint.cli import cli
+from gpulint.ruleset import load_rules
+from gpulint.scan import ScanOptions
+
+DOC = os.path.join(ROOT, "docs", "configuration.md")
+
+
+def _blocks(lang: str) -> list[str]:
+    with open(DOC, encoding="utf-8") as fh:
+        return re.findall(rf"```{lang}\n(.*?)```", fh.read(), re.S)
+
+
+def test_full_examples_are_valid_and_apply(tmp_path: Path) -> None:
+    (tmp_path / "policies" / "gpulint").mkdir(parents=True)
+    (tmp_path / "prices.yaml").write_text("overrides: []\n")
+    (tmp_path / ".gpulint.yaml").write_text(_blocks("yaml")[0])
+    (tmp_path / "pyproject.toml").write_text(_blocks("toml")[0])
+    for name in (".gpulint.yaml", "pyproject.toml"):
+        loaded = config.load(str(tmp_path / name))
+        config.apply(loaded, ScanOptions())
+        rules = {r.id: r for r in config.configure_rules(loaded, load_rules())}
+        assert "gpu-notebook-without-shutdown" not in rules
+        assert rules["gpu-training-on-demand"].severity.value == "error"
+        assert rules["gpu-missing-cost-tags"].options["required"] == \
+            (["team", "project"] if name == "pyproject.toml" else
+             {"aws": ["team", "project", "cost-center"], "kubernetes": ["team"],
+              "default": ["team", "project"]})
+
+
+def test_error_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gpulint.yaml").write_text(_blocks("yaml")[1])
+    run = CliRunner().invoke(cli, ["scan"])
+    assert run.exit_code == 2
+    assert run.stderr.splitlines() == _blocks("console")[0].splitlines()[1:]

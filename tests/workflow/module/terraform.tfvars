@@ -1,0 +1,1 @@
+gpu_type = "p4d.24xlarge"
