@@ -52,6 +52,8 @@ def where(res: Resource, opts: SizingOptions) -> tuple[str, str] | str:
     if not isinstance(provider, str) or provider not in {"aws", "gcp", "azure"}:
         return "the cloud provider is not known"
     if res.source == "kubernetes":
+        if isinstance(f.get("region"), str):  # linked to a node pool (gpulint.linking)
+            return provider, f["region"]
         return provider, opts.default_regions.get(provider) or catalog.default_region(provider)
     region = f.get("region")
     if isinstance(region, Unknown):
@@ -64,7 +66,8 @@ def _pod_current_hourly(res: Resource, opts: SizingOptions) -> float | None:
     price = offers.per_gpu_price(str(res.facts.get("gpu.model")), cloud(res), capacity(res),
                                  opts.overrides)
     count = res.facts.get("gpu.count")
-    return price[0] * count if price and is_number(count) else None
+    share = res.facts.get("gpu.fraction", 1)  # a MIG slice pays its share of the GPU
+    return price[0] * count * share if price and is_number(count) else None
 
 
 def cheapest(res: Resource, accept: offers.Accept, pod_offers: list[offers.Offer],

@@ -136,21 +136,33 @@ def _k8s_price(facts: dict[str, Any], opts: CostOptions) -> HourlyPrice | Unknow
     gpus = facts.get("gpu.count")
     if not isinstance(gpus, (int, float)) or gpus <= 0:
         return Unknown("GPU count unknown")
+    # A MIG slice is billed as its share of the GPU's compute slices (1g = 1/7).
+    slices, gpus = gpus, gpus * facts.get("gpu.fraction", 1)
+    what = f"{slices:g}× MIG {facts['gpu.mig_profile']} = {gpus:.3g}" \
+        if facts.get("gpu.mig_profile") else f"{gpus:g}"
     cloud, itype = facts.get("provider.cloud"), facts.get("instance.type")
     if isinstance(cloud, str) and isinstance(itype, str):
-        region, how = _default_region(cloud, opts)
-        node = node_price(cloud, itype, region, facts, opts.overrides)
+        if isinstance(facts.get("region"), str):  # the region of a linked node pool
+            region, how = facts["region"], "region of the node pool"
+        else:
+            region, how = _default_region(cloud, opts)
         node_gpus = facts.get("node.gpu_count") or 1
+        unit = "GPUs" if facts.get("accelerator.kind", "gpu") == "gpu" else "devices"
+        node = node_price(cloud, itype, region, {**facts, "gpu.count": node_gpus}, opts.overrides)
         if isinstance(node, Unknown):
             return node
         share = min(1.0, gpus / node_gpus)
-        return node.scaled(share, f"{gpus:g}/{node_gpus:g} GPUs of {node.basis} ({how})")
+        return node.scaled(share, f"{what}/{node_gpus:g} {unit} of {node.basis} ({how})")
     model = facts.get("gpu.model")
     if isinstance(model, Unknown):
         return Unknown(f"not priceable: {model.reason}")
     if not isinstance(model, str):
         return Unknown("not priceable: GPU model unknown")
-    best = catalog.cheapest_per_gpu_hour(model, cloud if isinstance(cloud, str) else None)
+    if model.startswith("TPU-"):
+        return _tpu_chip_price(model, gpus)
+    # Within the cloud the selectors name (Karpenter → aws, GKE → gcp), else over all clouds.
+    best = (catalog.cheapest_per_gpu_hour(model, cloud) if isinstance(cloud, str) else None) \
+        or catalog.cheapest_per_gpu_hour(model)
     if best is None:
         return Unknown(f"not priceable: no per-GPU price for {model}")
     _, provider, cheapest, region = best
@@ -159,8 +171,26 @@ def _k8s_price(facts: dict[str, Any], opts: CostOptions) -> HourlyPrice | Unknow
     if spec is None or isinstance(node, Unknown):
         return Unknown(f"not priceable: no price for {provider} {cheapest} in {region}")
     return node.scaled(gpus / spec.gpu_count,
-                       f"{gpus:g}× {model} at the GPU-hour of {node.basis} "
+                       f"{what}× {model} at the GPU-hour of {node.basis} "
                        f"({spec.gpu_count:g} GPU, the cheapest on-demand for {model})")
+
+
+def _tpu_chip_price(model: str, chips: float) -> HourlyPrice | Unknown:
+    """TPU chips at the cheapest per-chip price of any slice of that TPU generation."""
+    region = catalog.default_region("gcp")
+    best: tuple[float, float | None, str] | None = None
+    for spec in catalog.gcp_accelerators():
+        p = catalog.gcp_accelerator_price(spec.name, region)
+        if spec.gpu_model != model or p is None or p.ondemand is None or spec.gpu_count < 1:
+            continue
+        per_chip = p.ondemand / spec.gpu_count
+        if best is None or per_chip < best[0]:
+            best = (per_chip, p.spot / spec.gpu_count if p.spot else None, spec.name)
+    if best is None:
+        return Unknown(f"not priceable: no {model} slice price in gcp {region}")
+    return HourlyPrice(best[0] * chips, best[1] * chips if best[1] else None,
+                       f"{chips:g} {model} chips at the cheapest on-demand chip-hour "
+                       f"(gcp {best[2]} {region})")
 
 
 _REGION_HOW = {"code": "region from code", "config": "configured default region",
@@ -203,7 +233,8 @@ def priced_count(res: Resource) -> tuple[Any, str]:
     lo, hi, desired = f.get("replicas.min"), f.get("replicas.max"), f.get("replicas.desired")
     zones = f.get("zones", 1)
     if isinstance(lo, int) and isinstance(hi, int) and lo != hi:
-        note = f"autoscaling {lo}–{hi} nodes, priced at the minimum"
+        unit = "replicas" if res.source == "kubernetes" else "nodes"
+        note = f"autoscaling {lo}–{hi} {unit}, priced at the minimum"
         count: Any = lo
     else:
         count = desired if desired is not None else 1

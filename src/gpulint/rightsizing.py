@@ -96,7 +96,8 @@ def _model(res: Resource, decl: ModelDecl, opts: SizingOptions) -> sizing.Estima
     f["model.fits"] = sizing.fits(minimum, mem, usable, opts.fit_headroom)
     f["gpu.total_memory_gib"] = round(mem * count, 1)
     f["sizing.utilization"] = round(est.total_gib / (mem * count), 3)
-    f["text.provided"] = f"{count:g}× {f.get('gpu.model')} ({mem * count:.1f} GiB)"
+    mig = f" MIG {f['gpu.mig_profile']}" if f.get("gpu.mig_profile") else ""  # slices, not GPUs
+    f["text.provided"] = f"{count:g}× {f.get('gpu.model')}{mig} ({mem * count:.1f} GiB)"
     if usable < count:
         f["text.provided"] += (f", of which tensor parallelism {usable:g} uses "
                                f"{mem * usable:.1f} GiB")

@@ -5,16 +5,18 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gpulint import cost, declarations, rightsizing, suppressions
+from gpulint import cost, declarations, linking, rightsizing, suppressions
 from gpulint.discover import discover
 from gpulint.engine import evaluate
 from gpulint.facts import kubernetes as k8s_facts
 from gpulint.facts import plan as plan_facts
 from gpulint.facts import terraform as tf_facts
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity, SourceFile
+from gpulint.parse import templates
 from gpulint.parse.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
 from gpulint.pricing_overrides import PricingOverrides
 from gpulint.ruleset import Rule
@@ -32,6 +34,7 @@ class ScanOptions:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     severities: dict[str, Severity] = field(default_factory=dict)
+    helm_values: list[str] = field(default_factory=list)  # values files for `helm template`
     # Pricing (docs/cost.md): parsed overrides file, hours a month per workload class and per
     # resource address (glob patterns allowed), and per-provider default regions.
     pricing_overrides: PricingOverrides | None = None
@@ -99,21 +102,15 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
     def read(path: str) -> tuple[str | None, Diagnostic | None]:
         return read_text(path, opts.max_file_bytes)
 
-    def add_objects(objects: list[K8sObject]) -> None:
-        for i, obj in enumerate(objects):
-            res = k8s_facts.build(obj)
-            if res:
-                resources.append(res)
-                # A document ends where the next one in the file begins.
-                end = objects[i + 1].line - 1 if i + 1 < len(objects) else 1 << 30
-                spans[(res.path, res.address)] = suppressions.Span(res.path, res.line, end)
-                found_suppressions.extend(suppressions.from_annotations(
-                    res.path, res.line, obj.doc.get("metadata")))
-
     project = TerraformProject(read)
+    rendered = templates.plan(found.files, opts.helm_values, lambda p: read(p)[0])
+    diagnostics.extend(rendered.diagnostics)
+    k8s_objects: list[K8sObject] = list(rendered.objects)
     for sf in found.files:
         if sf.kind in {"terraform", "terraform-json"}:
             project.add_file(sf.path)
+            continue
+        if sf.path in rendered.skip:
             continue
         text, diag = read(sf.path)
         if diag:
@@ -126,18 +123,28 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
                 resources.append(res)
                 spans[(res.path, res.address)] = suppressions.Span(res.path, res.line, res.line)
             if planned is None:
-                add_objects(_json_file(sf.path, text, diagnostics))
+                k8s_objects.extend(_json_file(sf.path, text, diagnostics))
             continue
         if not looks_like_kubernetes(text):
             continue
         if "{{" in text and ("}}" in text) and _templated(text):
-            diagnostics.append(Diagnostic(sf.path, None, "template file (Helm/Go template "
-                                          "syntax), skipped: render it first", "warning"))
+            diagnostics.append(Diagnostic(sf.path, _templated_line(text), "skipped a template: "
+                                          "Helm/Go template syntax ({{ }}); render it first "
+                                          "(helm template) or scan its chart directory", "warning"))
             continue
         objects, diags = load_documents(sf.path, text)
         diagnostics.extend(diags)
         found_suppressions += suppressions.from_text(sf.path, text)
-        add_objects(objects)
+        k8s_objects.extend(objects)
+    ends = _document_ends(k8s_objects)
+    for obj, built in k8s_facts.build_each(k8s_objects):
+        for res in built:
+            resources.append(res)
+            spans[(res.path, res.address)] = suppressions.Span(res.path, res.line,
+                                                                ends[(obj.path, obj.line)])
+        if built:
+            found_suppressions.extend(suppressions.from_annotations(
+                obj.path, obj.line, obj.doc.get("metadata")))
     if report_only is not None:
         _add_module_context(project, found.files)
     loaded = project.load(opts.inputs)
@@ -149,6 +156,8 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
             end = getattr(inst.view.block, "end_line", None)
             spans[(res.path, res.address)] = suppressions.Span(res.path, res.line,
                                                                end or res.line)
+    # Linking needs every resource of the scan, before reporting is narrowed to given files.
+    linking.link(resources, k8s_objects)
     if report_only is not None:
         resources = [r for r in resources if os.path.abspath(r.path) in report_only]
         diagnostics = [d for d in diagnostics if os.path.abspath(d.path) in report_only]
@@ -205,11 +214,30 @@ def _terraform_suppressions(project: TerraformProject, report_only: set[str] | N
     return out
 
 
-def _templated(text: str) -> bool:
-    """Go template actions ({{ .Values.x }}) outside YAML strings make a file unparseable."""
-    import re
+_TEMPLATE_ACTION = re.compile(r"\{\{-?\s*[.$A-Za-z/(]")
 
-    return re.search(r"\{\{-?\s*[.$A-Za-z/(]", text) is not None
+
+def _templated(text: str) -> bool:
+    """Go template actions ({{ .Values.x }}) make a file a template, not a manifest."""
+    return _TEMPLATE_ACTION.search(text) is not None
+
+
+def _templated_line(text: str) -> int | None:
+    m = _TEMPLATE_ACTION.search(text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def _document_ends(objects: list[K8sObject]) -> dict[tuple[str, int], int]:
+    """Last line of each object's document: the line before the next object in its file."""
+    ends: dict[tuple[str, int], int] = {}
+    by_path: dict[str, list[int]] = {}
+    for obj in objects:
+        by_path.setdefault(obj.path, []).append(obj.line)
+    for path, lines in by_path.items():
+        lines = sorted(set(lines))
+        for here, nxt in zip(lines, lines[1:] + [1 << 30]):
+            ends[(path, here)] = nxt - 1 if nxt != 1 << 30 else nxt
+    return ends
 
 
 def _plan_file(path: str, text: str, diagnostics: list[Diagnostic],

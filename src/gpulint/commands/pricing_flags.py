@@ -66,6 +66,10 @@ def scan_flags(func: F) -> F:
                      show_default=True, help="Skip files larger than this many KiB."),
         click.option("--exclude", multiple=True, metavar="GLOB",
                      help="Do not scan paths matching this glob (repeatable)."),
+        click.option("--helm-values", "helm_values", multiple=True,
+                     type=click.Path(exists=True, dir_okay=False),
+                     help="Values file for `helm template` when a scanned directory is a Helm "
+                          "chart (repeatable)."),
     ]):
         func = option(func)
     return pricing_flags(func)
@@ -136,7 +140,8 @@ def build_options(kwargs: dict[str, Any]) -> Any:
                     vars=_parse_vars(kwargs.pop("variables")),
                     env={k: v for k, v in os.environ.items() if k.startswith("TF_VAR_")})
     opts = scan_mod.ScanOptions(inputs=inputs, hours=kwargs.pop("hours"),
-                                max_file_bytes=kwargs.pop("max_file_size") * 1024)
+                                max_file_bytes=kwargs.pop("max_file_size") * 1024,
+                                helm_values=list(kwargs.pop("helm_values")))
     apply_pricing_flags(opts, kwargs.pop("pricing_overrides"), kwargs.pop("catalog_file"),
                         kwargs.pop("hours_for"), kwargs.pop("default_regions"))
     kwargs.pop("config_file")

@@ -14,14 +14,17 @@ PURPOSE_TAG_KEYS = ("gpulint.dev/purpose",)
 MODEL_ENV_VARS = ("HF_MODEL_ID", "MODEL_ID", "MODEL_NAME", "MODEL", "MODEL_PATH", "LLM_MODEL",
                   "SERVED_MODEL", "HUGGING_FACE_MODEL")
 
-# Flags naming the model, per serving engine: vLLM, TGI, SGLang, llama.cpp, KServe huggingface.
-_MODEL_FLAGS = {"--model", "--model-id", "--model_id", "--model-path", "--model_path", "-m",
-                "--model-name", "--model_name"}
-_PRECISION_FLAGS = {"--dtype", "--quantization", "--quantize", "-q", "--torch-dtype"}
-_TP_FLAGS = {"--tensor-parallel-size", "-tp", "--tp", "--tp-size", "--num-shard"}
-_CONTEXT_FLAGS = {"--max-model-len", "--max-total-tokens", "--context-length", "-c", "--ctx-size",
-                  "--max-seq-len"}
-_UTIL_FLAGS = {"--gpu-memory-utilization", "--mem-fraction-static"}
+# Flags naming the model, in priority order: vLLM, TGI, SGLang, KServe huggingface, llama.cpp,
+# Triton (--load-model) and KServe's storageUri (passed as --storage-uri by the fact builder).
+# (--model-name / --served-model-name are the name clients use, not the weights, so not read.)
+_MODEL_FLAGS = ("--model", "--model-id", "--model_id", "--model-path", "--model_path", "-m",
+                "--load-model", "--storage-uri")
+_PRECISION_FLAGS = ("--quantization", "--quantize", "--dtype", "-q", "--torch-dtype")
+_TP_FLAGS = ("--tensor-parallel-size", "-tp", "--tp", "--tp-size", "--num-shard")
+_CONTEXT_FLAGS = ("--max-model-len", "--max-total-tokens", "--context-length", "--ctx-size", "-c",
+                  "--max-seq-len")
+_UTIL_FLAGS = ("--gpu-memory-utilization", "--mem-fraction-static")
+_SHELLS = ("sh", "bash", "dash", "zsh", "ash")
 _SERVER_COMMANDS = ("vllm", "text-generation-launcher", "sglang", "llama-server", "llama.cpp",
                     "tritonserver", "lmdeploy", "ollama")
 
@@ -86,7 +89,14 @@ def from_command(command: list[str], env: dict[str, str], what: str) -> ModelDec
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        if tok.startswith("-"):
+        prev = tokens[i - 1].rsplit("/", 1)[-1] if i > 0 else ""
+        if tok == "-c" and prev in _SHELLS:
+            pass  # `sh -c "…"`: the script follows, already split into tokens
+        elif tok == "-m" and prev.startswith("python"):
+            i += 1  # `python -m module`: the module is the program, not a model
+        elif tok in {"&&", "||", ";", "|"}:
+            pass
+        elif tok.startswith("-"):
             name, eq, value = tok.partition("=")
             if not eq and i + 1 < len(tokens) and not tokens[i + 1].startswith("-"):
                 value = tokens[i + 1]
@@ -100,8 +110,10 @@ def from_command(command: list[str], env: dict[str, str], what: str) -> ModelDec
     model = positional_model or next((flags[f] for f in _MODEL_FLAGS if flags.get(f)), None)
     source = f"{what} args"
     if model is None or model.startswith("$"):
-        model = next((env[v] for v in MODEL_ENV_VARS if env.get(v)), None)
-        source = f"{what} env {next((v for v in MODEL_ENV_VARS if env.get(v)), '')}"
+        # An unset reference stays as written, so the caller can say it could not be resolved.
+        var = next((v for v in MODEL_ENV_VARS if env.get(v)), None)
+        if var:
+            model, source = env[var], f"{what} env {var}"
     if not model:
         return None
     precision = next((flags[f] for f in _PRECISION_FLAGS if flags.get(f)), None)

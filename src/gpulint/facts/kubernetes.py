@@ -1,222 +1,150 @@
-"""Kubernetes workloads → provider-neutral GPU facts."""
+"""Kubernetes objects → provider-neutral GPU facts, one resource per pod template.
+
+Which kinds hold pods is in `k8s_kinds`, what a pod asks for in `k8s_accelerators`, where it
+lands in `k8s_nodes`. Autoscalers and node pools are linked afterwards (`gpulint.linking`).
+docs/kubernetes.md lists every kind, label and annotation read.
+"""
 
 from __future__ import annotations
 
-import re
-from typing import Any
+from typing import Any, Iterable
 
-from gpulint import catalog
+from gpulint.facts import k8s_accelerators, k8s_nodes
 from gpulint.facts.common import normalise_workload, shutdown_from_tags, workload_from
-from gpulint.facts.declared_model import MODEL_ENV_VARS, from_command, from_tags
+from gpulint.facts.declared_model import MODEL_ENV_VARS, ModelDecl, from_command, from_tags
+from gpulint.facts.k8s_env import ConfigMaps, container_env
+from gpulint.facts.k8s_kinds import PodGroup, as_dict, pod_groups, scalar
+from gpulint.facts.k8s_nodepool import build_nodepool
 from gpulint.model import Resource, Unknown
 from gpulint.parse.kubernetes import K8sObject
 
-GPU_RESOURCE_KEYS = ("nvidia.com/gpu", "amd.com/gpu")
-
-# Where each workload kind keeps its pod template.
-_POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
-    "Pod": ("spec",),
-    "Deployment": ("spec", "template", "spec"),
-    "StatefulSet": ("spec", "template", "spec"),
-    "DaemonSet": ("spec", "template", "spec"),
-    "ReplicaSet": ("spec", "template", "spec"),
-    "Job": ("spec", "template", "spec"),
-    "CronJob": ("spec", "jobTemplate", "spec", "template", "spec"),
-}
-_KIND_WORKLOAD = {"Job": "batch", "CronJob": "batch"}
-
-_SPOT_SELECTORS = {
-    "cloud.google.com/gke-spot": "true",
-    "cloud.google.com/gke-preemptible": "true",
-    "karpenter.sh/capacity-type": "spot",
-    "eks.amazonaws.com/capacityType": "SPOT",
-    "kubernetes.azure.com/scalesetpriority": "spot",
-    "node.kubernetes.io/lifecycle": "spot",
-}
-_ONDEMAND_SELECTORS = {
-    "karpenter.sh/capacity-type": "on-demand",
-    "eks.amazonaws.com/capacityType": "ON_DEMAND",
-}
-# nvidia.com/gpu.product values as GPU feature discovery writes them, to catalog GPU names.
-_PRODUCT_PATTERNS = (
-    (re.compile(r"A100.*80GB"), "A100-80GB"), (re.compile(r"A100"), "A100"),
-    (re.compile(r"H100"), "H100"), (re.compile(r"H200"), "H200"), (re.compile(r"B200"), "B200"),
-    (re.compile(r"L40S"), "L40S"), (re.compile(r"L4\b|L4$"), "L4"), (re.compile(r"A10G"), "A10G"),
-    (re.compile(r"A10\b|A10$"), "A10"), (re.compile(r"T4"), "T4"), (re.compile(r"V100"), "V100"),
-)
+# The accelerator kinds as facts (catalog names for Neuron come from the instance type).
+_ACCELERATOR_KIND = {"gpu": "gpu", "mig": "gpu", "tpu": "tpu", "neuron": "neuron"}
 
 
-def _dig(doc: Any, path: tuple[str, ...]) -> Any:
-    for key in path:
-        if not isinstance(doc, dict):
-            return None
-        doc = doc.get(key)
-    return doc
+def _unresolved(value: str) -> bool:
+    return "$(" in value or value.startswith("$")
 
 
-def _quantity(value: Any) -> Any:
-    try:
-        return int(str(value))
-    except (TypeError, ValueError):
-        return Unknown(f"GPU quantity {value!r} is not a whole number")
-
-
-def _gpu_count(containers: list[dict[str, Any]]) -> Any:
-    total: Any = 0
-    for c in containers:
-        res = c.get("resources") or {}
-        for section in ("limits", "requests"):
-            amounts = res.get(section) or {}
-            found = next((amounts[k] for k in GPU_RESOURCE_KEYS if k in amounts), None)
-            if found is not None:
-                n = _quantity(found)
-                if isinstance(n, Unknown):
-                    return n
-                total += n
-                break
-    return total
-
-
-def _node_labels(pod: dict[str, Any]) -> dict[str, str]:
-    """Node labels the pod requires: nodeSelector plus required node affinity with one value."""
-    labels = {str(k): str(v) for k, v in (pod.get("nodeSelector") or {}).items()}
-    terms = _dig(pod, ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
-                       "nodeSelectorTerms")) or []
-    if isinstance(terms, list) and len(terms) == 1 and isinstance(terms[0], dict):
-        for expr in terms[0].get("matchExpressions") or []:
-            if isinstance(expr, dict) and expr.get("operator") == "In" \
-                    and isinstance(expr.get("values"), list) and len(expr["values"]) == 1:
-                labels.setdefault(str(expr.get("key")), str(expr["values"][0]))
-    return labels
-
-
-def _capacity(pod: dict[str, Any], node_labels: dict[str, str]) -> str:
-    for key, value in _SPOT_SELECTORS.items():
-        if node_labels.get(key, "").lower() == value.lower():
-            return "spot"
-    for key, value in _ONDEMAND_SELECTORS.items():
-        if node_labels.get(key, "").lower() == value.lower():
-            return "on-demand"
-    # A toleration alone lets a pod onto spot nodes but does not put it there.
-    return "on-demand"
-
-
-def _set_hardware(res: Resource, labels: dict[str, str], gpu_count: int) -> None:
-    itype = labels.get("node.kubernetes.io/instance-type") or labels.get("beta.kubernetes.io/instance-type")
-    if itype:
-        for provider in ("aws", "gcp", "azure"):
-            spec = catalog.instance(provider, itype)
-            if spec is not None:
-                res.facts.update({"provider.cloud": provider, "instance.type": itype,
-                                  "gpu.model": spec.gpu_model, "gpu.memory_gib": spec.gpu_memory_gib,
-                                  "node.gpu_count": spec.gpu_count})
-                return
-        res.set_fact("gpu.model", Unknown(f"instance type {itype!r} is not in the catalog"))
-        return
-    acc = labels.get("cloud.google.com/gke-accelerator")
-    if acc:
-        spec = catalog.gcp_accelerator(acc)
-        if spec is not None:
-            res.facts.update({"provider.cloud": "gcp", "gpu.model": spec.gpu_model,
-                              "gpu.memory_gib": spec.gpu_memory_gib})
-            return
-        res.set_fact("gpu.model", Unknown(f"GKE accelerator {acc!r} is not in the catalog"))
-        return
-    product = labels.get("nvidia.com/gpu.product")
-    if product:
-        for pattern, name in _PRODUCT_PATTERNS:
-            if pattern.search(product.upper()):
-                res.facts["gpu.model"] = name
-                res.facts["gpu.memory_gib"] = catalog.gpu_models().get(name)
-                return
-        res.set_fact("gpu.model", Unknown(f"GPU product {product!r} is not recognised"))
-        return
-    res.set_fact("gpu.model", Unknown("no node selector names an instance type or GPU model"))
-
-
-def _env(containers: list[dict[str, Any]]) -> dict[str, str]:
-    env: dict[str, str] = {}
-    for c in containers:
-        for e in c.get("env") or []:
-            if isinstance(e, dict) and isinstance(e.get("value"), (str, int, float)):
-                env[str(e.get("name"))] = str(e["value"])
-    return env
-
-
-def _model(res: Resource, meta_labels: dict[str, Any], containers: list[dict[str, Any]]) -> None:
-    decl = from_tags(meta_labels, "label/annotation")
+def _container_model(c: dict[str, Any], env: dict[str, str]) -> ModelDecl | None:
+    command = c["command"] + c["args"]
+    if isinstance(c.get("storageUri"), str):  # KServe predictor model
+        command += ["--storage-uri", c["storageUri"]]
+    decl = from_command(command, env, f"container {c.get('name', '?')}")
     if decl is None:
-        env = _env(containers)
-        for c in containers:
-            command = [str(x) for x in (c.get("command") or []) + (c.get("args") or [])]
-            decl = from_command(command, env, f"container {c.get('name', '?')}")
-            if decl:
-                break
-        if decl is None:
-            var = next((v for v in MODEL_ENV_VARS if env.get(v)), None)
-            if var:
-                from gpulint.facts.declared_model import ModelDecl
-
-                decl = ModelDecl(env[var], f"env {var}")
-    if decl:
-        res.facts["model.declared"] = decl
-        if decl.server and res.facts.get("workload") == "unknown":
-            res.facts["workload"], res.facts["workload.source"] = "inference", f"{decl.server} server"
+        var = next((v for v in MODEL_ENV_VARS if env.get(v)), None)
+        if var:
+            decl = ModelDecl(env[var], f"container {c.get('name', '?')} env {var}")
+    return decl
 
 
-def build(obj: K8sObject) -> Resource | None:
-    doc = obj.doc
-    kind = doc["kind"]
-    path = _POD_SPEC_PATHS.get(kind)
-    if path is None:
-        return None
-    pod = _dig(doc, path)
-    if not isinstance(pod, dict):
-        return None
-    containers = [c for c in (pod.get("containers") or []) if isinstance(c, dict)]
-    gpus = _gpu_count(containers)
-    if not isinstance(gpus, Unknown) and gpus <= 0:
-        return None
-    meta = doc.get("metadata") or {}
-    name = str(meta.get("name", "?"))
-    ns = meta.get("namespace")
-    address = f"{kind}/{ns}/{name}" if ns else f"{kind}/{name}"
-    res = Resource(address, kind, obj.path, obj.line, "kubernetes")
-    res.facts["provider"] = "kubernetes"
-    template_labels = _dig(doc, path[:-1] + ("metadata", "labels")) if len(path) > 1 else None
-    labels = {**(template_labels if isinstance(template_labels, dict) else {}),
-              **(meta.get("labels") or {})}
-    annotations = meta.get("annotations") or {}
-    res.facts["tags"] = {str(k): v for k, v in labels.items()}
-    res.set_fact("gpu.count", gpus)
-    node_labels = _node_labels(pod)
-    _set_hardware(res, node_labels, gpus if isinstance(gpus, int) else 0)
-    res.facts["capacity"] = _capacity(pod, node_labels)
-    explicit = normalise_workload(annotations.get("gpulint.dev/workload"))
-    wl = (explicit, "annotation gpulint.dev/workload") if explicit else \
-        workload_from(labels, [name] + [str(c.get("name", "")) for c in containers])
-    if wl is None and kind in _KIND_WORKLOAD:
-        wl = (_KIND_WORKLOAD[kind], f"kind {kind}")
+def _model(res: Resource, tags: dict[str, Any], containers: list[dict[str, Any]],
+           namespace: str | None, config_maps: ConfigMaps | None) -> None:
+    decl = from_tags(tags, "label/annotation")
+    for c in containers if decl is None else []:
+        decl = _container_model(c, container_env(c, namespace, config_maps))
+        if decl:
+            break
+    if decl is None:
+        return
+    if _unresolved(decl.id):
+        reason = (f"model {decl.id!r} ({decl.source}) refers to an env var whose value is not in "
+                  "the scanned manifests (a Secret, or a ConfigMap not scanned)")
+        res.set_fact("model.id", Unknown(reason))
+        res.facts["model.fits"] = Unknown(reason)
+        return
+    res.facts["model.declared"] = decl
+    if decl.server and res.facts.get("workload") == "unknown":
+        res.facts["workload"], res.facts["workload.source"] = "inference", f"{decl.server} server"
+
+
+def _workload(res: Resource, group: PodGroup, kind: str, tags: dict[str, Any],
+              names: list[str]) -> None:
+    explicit = normalise_workload(tags.get("gpulint.dev/workload"))
+    wl = (explicit, "annotation gpulint.dev/workload") if explicit else workload_from(tags, [])
+    if wl is None and group.workload and group.certain:
+        wl = (group.workload, f"kind {kind}")
+    wl = wl or workload_from({}, names)
+    if wl is None and group.workload:
+        wl = (group.workload, f"kind {kind}")
     res.facts["workload"] = wl[0] if wl else "unknown"
     res.facts["workload.source"] = wl[1] if wl else None
-    _model(res, {**labels, **annotations}, containers)
-    if kind in {"Deployment", "StatefulSet", "ReplicaSet"}:
-        replicas = _dig(doc, ("spec", "replicas"))
-        replicas = 1 if replicas is None else replicas
-        res.facts["replicas.desired"] = replicas if isinstance(replicas, int) else \
-            Unknown(f"replicas {replicas!r} is not a number")
-        res.facts["replicas.min"] = res.facts["replicas.desired"]
-        res.facts["replicas.max"] = res.facts["replicas.desired"]
-    elif kind == "DaemonSet":
-        res.set_fact("replicas.desired", Unknown("a DaemonSet runs one pod per matching node"))
-    elif kind == "Job":
-        par = _dig(doc, ("spec", "parallelism"))
-        res.facts["replicas.desired"] = par if isinstance(par, int) else 1
-    elif kind == "CronJob":
-        res.set_fact("replicas.desired", Unknown("a CronJob's run time per month is not known"))
-    else:
-        res.facts["replicas.desired"] = 1
-    shutdown = shutdown_from_tags({**labels, **annotations})
-    res.facts["shutdown"] = shutdown or ("scale-to-zero" if res.facts.get("replicas.desired") == 0
-                                         else "none")
+
+
+def _replicas(res: Resource, group: PodGroup) -> None:
+    res.set_fact("replicas.desired", group.desired)
+    res.set_fact("replicas.min", group.desired if group.minimum is None else group.minimum)
+    res.set_fact("replicas.max", group.desired if group.maximum is None else group.maximum)
+    if group.scale_note:
+        res.facts["replicas.source"] = group.scale_note
+
+
+def shutdown_of(res: Resource, tags: dict[str, Any]) -> str:
+    if shutdown_from_tags(tags):
+        return "schedule"
+    if 0 in (res.facts.get("replicas.min"), res.facts.get("replicas.desired")):
+        return "scale-to-zero"
+    return "none"
+
+
+def _group_resource(obj: K8sObject, group: PodGroup, config_maps: ConfigMaps | None) -> Resource | None:
+    acc = k8s_accelerators.read(group.pod)
+    if not isinstance(acc.count, Unknown) and acc.count <= 0:
+        return None
+    doc = obj.doc
+    kind = str(doc["kind"])
+    meta = as_dict(doc.get("metadata"))
+    name, ns = scalar(meta.get("name")) or "?", scalar(meta.get("namespace"))
+    address = f"{kind}/{ns}/{name}" if ns else f"{kind}/{name}"
+    if group.suffix:
+        address += f"/{group.suffix}"
+    res = Resource(address, kind, obj.path, obj.line, "kubernetes")
+    res.facts.update({"provider": "kubernetes", "k8s.kind": kind, "k8s.name": name,
+                      "k8s.namespace": ns, "accelerator.kind": _ACCELERATOR_KIND[acc.kind]})
+    labels = {**group.labels, **as_dict(meta.get("labels"))}
+    annotations = {**group.annotations, **as_dict(meta.get("annotations"))}
+    res.facts["tags"] = {str(k): v for k, v in labels.items()}
+    res.set_fact("gpu.count", acc.count)
+    if acc.kind == "mig":
+        res.facts["gpu.fraction"] = acc.fraction
+    res.facts["k8s.resource"] = acc.key
+    res.facts["k8s.accelerators"] = acc
+    sel = k8s_nodes.selection(group.pod)
+    res.facts["k8s.selection"] = sel
+    k8s_nodes.set_hardware(res, sel, acc)
+    res.facts["capacity"], res.facts["capacity.source"] = k8s_nodes.capacity(sel)
+    containers = [c for c in group.pod.get("containers") or [] if isinstance(c, dict)]
+    tags = {**labels, **annotations}
+    _workload(res, group, kind, tags, [name] + [str(c.get("name", "")) for c in containers])
+    _model(res, tags, containers, ns, config_maps)
+    _replicas(res, group)
+    res.facts["shutdown"] = shutdown_of(res, tags)
     return res
+
+
+def build(obj: K8sObject, config_maps: ConfigMaps | None = None) -> list[Resource]:
+    """Every GPU resource the object declares (none for objects that ask for no accelerator)."""
+    if obj.doc.get("kind") == "NodePool" and str(obj.doc.get("apiVersion", "")).startswith("karpenter.sh/"):
+        pool = build_nodepool(obj)
+        return [pool] if pool else []
+    out = []
+    for group in pod_groups(obj.doc):
+        res = _group_resource(obj, group, config_maps)
+        if res:
+            out.append(res)
+    return out
+
+
+def build_each(objects: Iterable[K8sObject]) -> list[tuple[K8sObject, list[Resource]]]:
+    """Each object with its resources, all built together so env vars can come from the
+    scan's ConfigMaps."""
+    objects = list(objects)
+    config_maps = ConfigMaps()
+    for obj in objects:
+        if obj.doc.get("kind") == "ConfigMap":
+            config_maps.add(obj.doc)
+    return [(obj, build(obj, config_maps)) for obj in objects]
+
+
+def build_all(objects: Iterable[K8sObject]) -> list[Resource]:
+    return [res for _, built in build_each(objects) for res in built]

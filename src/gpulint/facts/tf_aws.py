@@ -10,8 +10,8 @@ from gpulint import catalog
 from gpulint.facts.common import as_int, set_instance, workload_from
 from gpulint.facts.declared_model import from_command
 from gpulint.facts.tf_common import (
-    EMPTY, base, capacity, fixed_count, linked, memoised, mentions, mixed_capacity, scaling,
-    shutdown,
+    EMPTY, base, capacity, fixed_count, linked, memoised, mentions, mixed_capacity, node_pool,
+    scaling, shutdown, taint_blocks,
 )
 from gpulint.model import Resource, Unknown
 from gpulint.terraform.module import ResourceInstance
@@ -135,6 +135,11 @@ def aws_eks_node_group(inst: ResourceInstance) -> Resource:
     sc = v.first("scaling_config") or EMPTY
     scaling(res, sc.get("min_size", 1), sc.get("max_size", 1), sc.get("desired_size", 1))
     shutdown(res)
+    node_pool(res, labels, taint_blocks(v.blocks("taint")), {
+        "eks.amazonaws.com/nodegroup": v.get("node_group_name"),
+        "eks.amazonaws.com/capacityType": "SPOT" if res.facts["capacity"] == "spot"
+        else "ON_DEMAND",
+        "node.kubernetes.io/instance-type": res.facts.get("instance.type")})
     return res
 
 

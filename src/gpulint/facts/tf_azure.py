@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpulint.facts.common import clean_tags, set_instance
-from gpulint.facts.tf_common import base, capacity, fixed_count, scaling, shutdown
+from gpulint.facts.tf_common import base, capacity, fixed_count, node_pool, scaling, shutdown
 from gpulint.model import Resource, Unknown
 from gpulint.terraform.module import ResourceInstance
 
@@ -59,7 +59,25 @@ def _aks_pool(inst: ResourceInstance, pool: Any, location: Any = None,
     else:
         fixed_count(res, count)
     shutdown(res)
+    spot = res.facts["capacity"] == "spot"
+    raw_taints = pool.get("node_taints", [])
+    taints = [_aks_taint(t) for t in (raw_taints if isinstance(raw_taints, list) else [])
+              if isinstance(t, str)]
+    if spot:  # AKS taints every spot node so that only tolerating pods land there
+        taints.append({"key": "kubernetes.azure.com/scalesetpriority", "value": "spot",
+                       "effect": "NoSchedule"})
+    node_pool(res, pool.get("node_labels", {}), taints, {
+        "kubernetes.azure.com/agentpool": pool.get("name"),
+        "kubernetes.azure.com/scalesetpriority": "spot" if spot else None,
+        "node.kubernetes.io/instance-type": res.facts.get("instance.type")})
     return res
+
+
+def _aks_taint(text: str) -> dict[str, Any]:
+    """AKS writes taints as "key=value:Effect"."""
+    kv, _, effect = text.partition(":")
+    key, _, value = kv.partition("=")
+    return {"key": key, "value": value, "effect": effect}
 
 
 def azurerm_kubernetes_cluster_node_pool(inst: ResourceInstance) -> Resource:

@@ -144,6 +144,29 @@ def memoised(inst: ResourceInstance, key: str, compute: Callable[[], Any]) -> An
     return memo[key]
 
 
+_TAINT_EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute",
+                  "PREFER_NO_SCHEDULE": "PreferNoSchedule"}
+
+
+def node_pool(res: Resource, labels: Any, taints: list[dict[str, Any]],
+              implicit: dict[str, Any]) -> None:
+    """Labels and taints of a Kubernetes node pool's nodes, for linking pods to it
+    (gpulint.linking). `implicit` are the labels the cloud sets on every node of the pool."""
+    known = {k: str(v) for k, v in implicit.items() if isinstance(v, (str, int))}
+    res.facts["node.labels"] = {**known, **{k: str(v) for k, v in clean_tags(labels).items()}}
+    res.facts["node.taints"] = taints
+
+
+def taint_blocks(blocks: list[Any]) -> list[dict[str, Any]]:
+    """EKS/GKE `taint` blocks (effect NO_SCHEDULE …) as Kubernetes taints."""
+    out = []
+    for t in blocks:
+        effect = str(t.get("effect", ""))
+        out.append({"key": t.get("key"), "value": t.get("value"),
+                    "effect": _TAINT_EFFECTS.get(effect, effect)})
+    return out
+
+
 def linked(inst: ResourceInstance, view: Any, attrs: tuple[str, ...],
            type_: str) -> ResourceInstance | None:
     """The resource of `type_` in the same module that one of `attrs` refers to."""

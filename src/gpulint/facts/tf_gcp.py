@@ -7,7 +7,8 @@ from typing import Any
 from gpulint import catalog
 from gpulint.facts.common import as_int, clean_tags
 from gpulint.facts.tf_common import (
-    EMPTY, base, capacity, fixed_count, linked, memoised, scaling, shutdown, zone_count,
+    EMPTY, base, capacity, fixed_count, linked, memoised, node_pool, scaling, shutdown,
+    taint_blocks, zone_count,
 )
 from gpulint.model import Resource, Unknown
 from gpulint.terraform.module import ResourceInstance
@@ -173,7 +174,21 @@ def _pool(inst: ResourceInstance, pool: Any, location: Any, address: str | None 
     if zones:
         res.facts["zones"] = zones
     shutdown(res)
+    node_pool(res, node.get("labels", {}), taint_blocks(node.blocks("taint")), {
+        "cloud.google.com/gke-nodepool": pool.get("name"),
+        "cloud.google.com/gke-spot": "true" if spot is True else None,
+        "cloud.google.com/gke-preemptible": "true" if pre is True else None,
+        "cloud.google.com/gke-accelerator": res.facts.get("gpu.accelerator_type")
+        or _gke_accelerator_name(res.facts.get("gpu.model")),
+        "node.kubernetes.io/instance-type": res.facts.get("instance.type")})
     return res
+
+
+def _gke_accelerator_name(model: Any) -> str | None:
+    """GKE labels GPU nodes with the accelerator's API name, bundled machine types too."""
+    names = [a.name for a in catalog.gcp_accelerators()
+             if a.accelerator_kind == "gpu" and a.gpu_model == model]
+    return names[0] if len(names) == 1 else None
 
 
 def google_container_node_pool(inst: ResourceInstance) -> Resource:

@@ -165,6 +165,7 @@ def gke(address: str, path: str, line: int, inputs: dict[str, Any],
         node_zones = (own_zones.split(",") if isinstance(own_zones, str) and own_zones
                       else zones if isinstance(zones, list) and zones else None)
         return {
+            "name": name,
             "location": location,
             "node_locations": node_zones,
             "node_config": [{"machine_type": pool.get("machine_type", "e2-medium"),
@@ -192,7 +193,7 @@ def aks(address: str, path: str, line: int, inputs: dict[str, Any],
         return source.get("auto_scaling_enabled", source.get("enable_auto_scaling", False))
 
     def shape(pool: dict[str, Any]) -> dict[str, Any]:
-        return {"location": location, "vm_size": pool.get("vm_size"),
+        return {"name": pool.get("name"), "location": location, "vm_size": pool.get("vm_size"),
                 "priority": pool.get("priority", "Regular"),
                 "node_count": pool.get("node_count", 1),
                 "auto_scaling_enabled": autoscale(pool),

@@ -1,0 +1,299 @@
+"""Where each Kubernetes kind keeps its pods: one `PodGroup` per pod template, with its replicas.
+
+Controllers (Deployment, Job…) have one pod template; ML operators have several (a Ray cluster's
+head and worker groups, a PyTorchJob's Master and Worker). Each group becomes its own resource,
+addressed `Kind/namespace/name/<group>`, because each is scheduled and billed on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from gpulint.model import Unknown
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    return {str(k): v for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def scalar(value: Any) -> str | None:
+    """A name-like field as text; None for missing or structured values."""
+    return str(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) \
+        else None
+
+
+def _clean_container(c: dict[str, Any]) -> dict[str, Any]:
+    """The container fields gpulint reads, each of the type the API requires (or left out)."""
+    out = dict(c)
+    res = as_dict(c.get("resources"))
+    out["resources"] = {k: as_dict(res.get(k)) for k in ("limits", "requests")}
+    out["env"] = [e for e in as_list(c.get("env")) if isinstance(e, dict)]
+    out["envFrom"] = [e for e in as_list(c.get("envFrom")) if isinstance(e, dict)]
+    for key in ("command", "args"):
+        value = c.get(key)
+        out[key] = [str(x) for x in value if scalar(x) is not None] if isinstance(value, list) \
+            else [value] if isinstance(value, str) else []
+    out["name"] = scalar(c.get("name")) or "?"
+    return out
+
+
+def clean_pod(pod: Any) -> dict[str, Any]:
+    """A PodSpec whose fields read by gpulint have the types the API requires; malformed ones
+    are dropped, so a bad manifest gives unknown facts rather than an exception."""
+    pod = as_dict(pod)
+    out = dict(pod)
+    for key in ("containers", "initContainers"):
+        out[key] = [_clean_container(c) for c in as_list(pod.get(key)) if isinstance(c, dict)]
+    out["nodeSelector"] = as_dict(pod.get("nodeSelector"))
+    out["tolerations"] = [t for t in as_list(pod.get("tolerations")) if isinstance(t, dict)]
+    out["affinity"] = as_dict(pod.get("affinity"))
+    return out
+
+
+@dataclass
+class PodGroup:
+    suffix: str | None  # appended to the object's address; None for single-template kinds
+    pod: dict[str, Any]  # a PodSpec (or an equivalent built from a CRD's fields)
+    labels: Any = field(default_factory=dict)  # pod template labels (a dict once built)
+    annotations: Any = field(default_factory=dict)  # pod template annotations
+    desired: Any = 1
+    minimum: Any = None  # None: same as desired
+    maximum: Any = None
+    workload: str | None = None  # implied by the kind, used when nothing more explicit says
+    scale_note: str | None = None  # why minimum is what it is (scale to zero by default…)
+    certain: bool = False  # the kind alone settles the workload (a PyTorchJob trains)
+
+    def __post_init__(self) -> None:
+        self.pod = clean_pod(self.pod)
+        self.labels = as_dict(self.labels)
+        self.annotations = as_dict(self.annotations)
+
+
+def dig(doc: Any, *path: str) -> Any:
+    for key in path:
+        if not isinstance(doc, dict):
+            return None
+        doc = doc.get(key)
+    return doc
+
+
+def _count(value: Any, default: Any, what: str) -> Any:
+    """A replica count: a whole number, the default when absent, Unknown otherwise."""
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        return Unknown(f"{what} {value!r} is not a number")
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value))
+    except ValueError:
+        return Unknown(f"{what} {value!r} is not a number")
+
+
+def _template(template: Any, suffix: str | None = None, **kw: Any) -> list[PodGroup]:
+    """A PodTemplateSpec (metadata + spec) as a group."""
+    spec = dig(template, "spec")
+    if not isinstance(spec, dict):
+        return []
+    meta = as_dict(dig(template, "metadata"))
+    return [PodGroup(suffix, spec, meta.get("labels"), meta.get("annotations"), **kw)]
+
+
+def _scaled(doc: dict[str, Any]) -> list[PodGroup]:
+    replicas = _count(dig(doc, "spec", "replicas"), 1, "replicas")
+    return _template(dig(doc, "spec", "template"), desired=replicas)
+
+
+def _pod(doc: dict[str, Any]) -> list[PodGroup]:
+    meta = as_dict(doc.get("metadata"))
+    spec = doc.get("spec")
+    return [PodGroup(None, spec, meta.get("labels"), meta.get("annotations"))] \
+        if isinstance(spec, dict) else []
+
+
+def _daemonset(doc: dict[str, Any]) -> list[PodGroup]:
+    return _template(dig(doc, "spec", "template"),
+                     desired=Unknown("a DaemonSet runs one pod per matching node"))
+
+
+def _job(doc: dict[str, Any]) -> list[PodGroup]:
+    par = _count(dig(doc, "spec", "parallelism"), 1, "parallelism")
+    return _template(dig(doc, "spec", "template"), desired=par, workload="batch")
+
+
+def _cronjob(doc: dict[str, Any]) -> list[PodGroup]:
+    return _template(dig(doc, "spec", "jobTemplate", "spec", "template"), workload="batch",
+                     desired=Unknown("a CronJob's run time per month is not known"))
+
+
+def _notebook(doc: dict[str, Any]) -> list[PodGroup]:
+    # Kubeflow stops a notebook by setting this annotation; the controller scales it to 0.
+    stopped = "kubeflow-resource-stopped" in as_dict(dig(doc, "metadata", "annotations"))
+    return _template(dig(doc, "spec", "template"), desired=0 if stopped else 1, workload="notebook",
+                     certain=True)
+
+
+def _kserve(doc: dict[str, Any]) -> list[PodGroup]:
+    """InferenceService predictor: `model:` (v1beta1 new style), a framework key, or containers."""
+    pred = as_dict(dig(doc, "spec", "predictor"))
+    if not pred:
+        return []
+    containers: list[dict[str, Any]] = []
+    model = pred.get("model")
+    framework = next((k for k in ("huggingface", "pytorch", "triton", "tensorflow", "sklearn",
+                                  "xgboost", "onnx", "lightgbm", "paddle", "pmml")
+                      if isinstance(pred.get(k), dict)), None)
+    spec_model = model if isinstance(model, dict) else pred.get(framework) if framework else None
+    if isinstance(spec_model, dict):
+        containers.append({"name": "kserve-container", **spec_model})
+    containers += [c for c in as_list(pred.get("containers")) if isinstance(c, dict)]
+    pod = {k: v for k, v in pred.items() if k not in {"model", "containers", framework}}
+    pod["containers"] = containers
+    lo = _count(pred.get("minReplicas"), 1, "minReplicas")
+    hi = _count(pred.get("maxReplicas"), lo, "maxReplicas")
+    if hi == 0:  # maxReplicas 0 means "no limit" in KServe
+        hi = Unknown("maxReplicas 0: KServe sets no upper bound")
+    meta = as_dict(doc.get("metadata"))
+    return [PodGroup("predictor", pod, as_dict(meta.get("labels")), as_dict(meta.get("annotations")),
+                     desired=lo, minimum=lo, maximum=hi, workload="inference",
+                     scale_note="KServe minReplicas", certain=True)]
+
+
+def _ray_cluster_spec(spec: Any, workload: str | None) -> list[PodGroup]:
+    spec = as_dict(spec)
+    autoscale = spec.get("enableInTreeAutoscaling") is True
+    groups = _template(dig(spec, "headGroupSpec", "template"), "head", workload=workload)
+    for wg in as_list(spec.get("workerGroupSpecs")):
+        if not isinstance(wg, dict):
+            continue
+        name = str(wg.get("groupName", "workers"))
+        lo = _count(wg.get("minReplicas"), 0, "minReplicas")
+        hi = _count(wg.get("maxReplicas"), 2147483647, "maxReplicas")
+        replicas = _count(wg.get("replicas"), lo, "replicas")
+        # Without the autoscaler KubeRay keeps `replicas` workers; with it, min..max.
+        kw = dict(desired=replicas, minimum=lo, maximum=hi, scale_note="Ray autoscaler") \
+            if autoscale else dict(desired=replicas)
+        groups += _template(wg.get("template"), f"workers/{name}", workload=workload, **kw)
+    return groups
+
+
+def _ray(doc: dict[str, Any]) -> list[PodGroup]:
+    kind = doc["kind"]
+    spec = as_dict(doc.get("spec"))
+    if kind == "RayJob":
+        return _ray_cluster_spec(spec.get("rayClusterSpec"), "batch")
+    if kind == "RayService":
+        return _ray_cluster_spec(spec.get("rayClusterConfig"), "inference")
+    return _ray_cluster_spec(spec, None)
+
+
+_TRAINING_REPLICA_KEYS = {"PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs",
+                          "MPIJob": "mpiReplicaSpecs", "XGBoostJob": "xgbReplicaSpecs",
+                          "PaddleJob": "paddleReplicaSpecs", "MXJob": "mxReplicaSpecs"}
+
+
+def _training_operator(doc: dict[str, Any]) -> list[PodGroup]:
+    specs = as_dict(dig(doc, "spec", _TRAINING_REPLICA_KEYS[doc["kind"]]))
+    elastic = as_dict(dig(doc, "spec", "elasticPolicy"))
+    groups: list[PodGroup] = []
+    for role in sorted(specs):
+        rs = as_dict(specs[role])
+        replicas = _count(rs.get("replicas"), 1, f"{role} replicas")
+        kw: dict[str, Any] = {"desired": replicas}
+        if role == "Worker" and elastic:
+            kw = {"desired": replicas,
+                  "minimum": _count(elastic.get("minReplicas"), replicas, "minReplicas"),
+                  "maximum": _count(elastic.get("maxReplicas"), replicas, "maxReplicas"),
+                  "scale_note": "elasticPolicy"}
+        groups += _template(rs.get("template"), role, workload="training", certain=True, **kw)
+    return groups
+
+
+def _trainjob(doc: dict[str, Any]) -> list[PodGroup]:
+    """Kubeflow Trainer v2: the trainer container is described inline, the rest by a runtime."""
+    trainer = as_dict(dig(doc, "spec", "trainer"))
+    container = {k: trainer[k] for k in ("image", "command", "args", "env") if k in trainer}
+    container["name"] = "trainer"
+    container["resources"] = as_dict(trainer.get("resourcesPerNode"))
+    pod: dict[str, Any] = {"containers": [container]}
+    overrides = dig(doc, "spec", "podSpecOverrides") or dig(doc, "spec", "podTemplateOverrides")
+    for o in overrides if isinstance(overrides, list) else []:
+        src = as_dict(o.get("spec")) if isinstance(o, dict) and "spec" in o else as_dict(o)
+        for key in ("nodeSelector", "tolerations", "affinity"):
+            if key in src:
+                pod[key] = src[key]
+    meta = as_dict(doc.get("metadata"))
+    nodes = _count(trainer.get("numNodes"), 1, "numNodes")
+    return [PodGroup("trainer", pod, as_dict(meta.get("labels")), as_dict(meta.get("annotations")),
+                     desired=nodes, workload="training", certain=True)]
+
+
+def _leaderworkerset(doc: dict[str, Any]) -> list[PodGroup]:
+    groups = _count(dig(doc, "spec", "replicas"), 1, "replicas")
+    lwt = as_dict(dig(doc, "spec", "leaderWorkerTemplate"))
+    size = _count(lwt.get("size"), 1, "size")
+    if isinstance(groups, Unknown) or isinstance(size, Unknown):
+        bad = groups if isinstance(groups, Unknown) else size
+        return _template(lwt.get("workerTemplate"), "workers", desired=bad)
+    if not isinstance(lwt.get("leaderTemplate"), dict):
+        # Leader and workers share one template: size pods per group.
+        return _template(lwt.get("workerTemplate"), None, desired=groups * size)
+    return (_template(lwt.get("leaderTemplate"), "leader", desired=groups)
+            + _template(lwt.get("workerTemplate"), "workers", desired=groups * (size - 1)))
+
+
+def _jobset(doc: dict[str, Any]) -> list[PodGroup]:
+    out: list[PodGroup] = []
+    for rj in as_list(dig(doc, "spec", "replicatedJobs")):
+        if not isinstance(rj, dict):
+            continue
+        replicas = _count(rj.get("replicas"), 1, "replicas")
+        par = _count(dig(rj, "template", "spec", "parallelism"), 1, "parallelism")
+        desired = replicas if isinstance(replicas, Unknown) else \
+            par if isinstance(par, Unknown) else replicas * par
+        out += _template(dig(rj, "template", "spec", "template"), str(rj.get("name", "job")),
+                         desired=desired, workload="batch")
+    return out
+
+
+def _knative_service(doc: dict[str, Any]) -> list[PodGroup]:
+    groups = _template(dig(doc, "spec", "template"))
+    for g in groups:
+        ann = g.annotations
+        raw_min = ann.get("autoscaling.knative.dev/min-scale", ann.get("autoscaling.knative.dev/minScale"))
+        raw_max = ann.get("autoscaling.knative.dev/max-scale", ann.get("autoscaling.knative.dev/maxScale"))
+        # Knative scales to zero by default (enable-scale-to-zero is on in its default config).
+        g.minimum = _count(raw_min, 0, "min-scale")
+        g.maximum = _count(raw_max, 0, "max-scale")
+        if g.maximum == 0:
+            g.maximum = Unknown("no max-scale: Knative sets no upper bound")
+        g.desired = g.minimum
+        g.scale_note = "Knative min-scale" if raw_min is not None else \
+            "Knative default min-scale 0 (scale to zero)"
+        g.workload = "inference"
+    return groups
+
+
+# kind → pod groups. Knative's Service shares its kind with the core Service, hence the check.
+KINDS: dict[str, Callable[[dict[str, Any]], list[PodGroup]]] = {
+    "Pod": _pod, "Deployment": _scaled, "StatefulSet": _scaled, "ReplicaSet": _scaled,
+    "ReplicationController": _scaled, "DaemonSet": _daemonset, "Job": _job, "CronJob": _cronjob,
+    "Notebook": _notebook, "InferenceService": _kserve, "RayCluster": _ray, "RayJob": _ray,
+    "RayService": _ray, "TrainJob": _trainjob, "LeaderWorkerSet": _leaderworkerset,
+    "JobSet": _jobset, **{k: _training_operator for k in _TRAINING_REPLICA_KEYS},
+}
+
+
+def pod_groups(doc: dict[str, Any]) -> list[PodGroup]:
+    kind = doc.get("kind")
+    if kind == "Service":
+        return _knative_service(doc) if str(doc.get("apiVersion", "")).startswith(
+            "serving.knative.dev/") else []
+    fn = KINDS.get(str(kind))
+    return fn(doc) if fn else []

@@ -1,0 +1,98 @@
+"""The serving-command parser in facts/declared_model.py, one engine or argument form per test."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpulint.facts.declared_model import from_command, from_tags
+
+
+def _cmd(*args: str, env: dict[str, str] | None = None):  # noqa: ANN202 - test helper
+    return from_command(list(args), env or {}, "container c")
+
+
+def test_vllm_serve_positional_with_every_sizing_flag() -> None:
+    d = _cmd("vllm", "serve", "meta-llama/Llama-3.1-8B-Instruct", "--dtype", "bfloat16",
+             "--tensor-parallel-size", "2", "--max-model-len", "16384",
+             "--gpu-memory-utilization", "0.85")
+    assert d is not None
+    assert (d.id, d.precision, d.tensor_parallel, d.context, d.gpu_memory_utilization, d.server) \
+        == ("meta-llama/Llama-3.1-8B-Instruct", "bfloat16", 2, 16384, 0.85, "vllm")
+    assert d.source == "container c args"
+
+
+def test_vllm_quantization_wins_over_dtype() -> None:
+    d = _cmd("python3", "-m", "vllm.entrypoints.openai.api_server", "--model=TheBloke/Llama-2-13B-AWQ",
+             "--dtype", "half", "--quantization", "awq")
+    assert d is not None and d.id == "TheBloke/Llama-2-13B-AWQ" and d.precision == "awq"
+
+
+def test_python_dash_m_is_the_program_not_the_model() -> None:
+    d = _cmd("python", "-m", "sglang.launch_server", "--model-path", "Qwen/Qwen2.5-14B-Instruct",
+             "--tp", "2")
+    assert d is not None
+    assert (d.id, d.tensor_parallel, d.server) == ("Qwen/Qwen2.5-14B-Instruct", 2, "sglang")
+
+
+def test_tgi_flags() -> None:
+    d = _cmd("text-generation-launcher", "--model-id", "mistralai/Mistral-7B-Instruct-v0.3",
+             "--quantize", "bitsandbytes-nf4", "--num-shard", "2", "--max-total-tokens", "4096")
+    assert d is not None
+    assert (d.id, d.precision, d.tensor_parallel, d.context, d.server) == (
+        "mistralai/Mistral-7B-Instruct-v0.3", "bitsandbytes-nf4", 2, 4096, "text-generation-launcher")
+
+
+def test_llama_cpp_server_dash_m_and_context() -> None:
+    d = _cmd("llama-server", "-m", "/models/llama-3-8b-instruct.Q4_K_M.gguf", "-c", "8192")
+    assert d is not None and d.id == "/models/llama-3-8b-instruct.Q4_K_M.gguf" and d.context == 8192
+
+
+def test_kserve_model_id_and_storage_uri() -> None:
+    d = _cmd("--model_name=chat", "--model_id=google/gemma-2-9b-it")
+    assert d is not None and d.id == "google/gemma-2-9b-it"  # model_name is the served alias
+    assert _cmd("--model_name=chat") is None
+    d = _cmd("--storage-uri", "hf://google/gemma-2-9b-it")
+    assert d is not None and d.id == "hf://google/gemma-2-9b-it"
+    d = _cmd("--model_id", "google/gemma-2-9b-it", "--storage-uri", "hf://other/model")
+    assert d is not None and d.id == "google/gemma-2-9b-it"
+
+
+def test_shell_string_with_setup_steps() -> None:
+    d = _cmd("sh", "-c", "pip install -q hf_transfer && vllm serve Qwen/Qwen2.5-7B-Instruct "
+             "--max-model-len 8192")
+    assert d is not None and d.id == "Qwen/Qwen2.5-7B-Instruct" and d.context == 8192
+
+
+def test_bash_path_and_dash_c_is_not_the_context_flag() -> None:
+    d = _cmd("/bin/bash", "-c", "exec vllm serve $MODEL --max-model-len 4096",
+             env={"MODEL": "microsoft/phi-4"})
+    assert d is not None and d.id == "microsoft/phi-4" and d.context == 4096
+
+
+def test_kubernetes_var_reference_expands_from_env() -> None:
+    d = _cmd("vllm", "serve", "$(MODEL_ID)", "--tensor-parallel-size", "$(TP)",
+             env={"MODEL_ID": "Qwen/Qwen2.5-72B-Instruct", "TP": "4"})
+    assert d is not None and d.id == "Qwen/Qwen2.5-72B-Instruct" and d.tensor_parallel == 4
+
+
+def test_unset_reference_stays_visible_for_the_caller() -> None:
+    d = _cmd("vllm", "serve", "$(SECRET_MODEL)")
+    assert d is not None and d.id == "$(SECRET_MODEL)"
+
+
+def test_model_from_env_when_args_name_none() -> None:
+    d = _cmd("text-generation-launcher", env={"MODEL_ID": "bigcode/starcoder2-15b", "NUM_SHARD": "2"})
+    assert d is not None and d.id == "bigcode/starcoder2-15b" and d.tensor_parallel == 2
+    assert d.source == "container c env MODEL_ID"
+
+
+@pytest.mark.parametrize("args", [[], ["nginx", "-g", "daemon off;"], ["python", "train.py"]])
+def test_no_model(args: list[str]) -> None:
+    assert _cmd(*args) is None
+
+
+def test_tags_precision_and_purpose() -> None:
+    d = from_tags({"gpulint.dev/model": "meta-llama/Llama-3.1-70B", "precision": "fp8",
+                   "gpulint.dev/purpose": "lora"}, "label")
+    assert d is not None and (d.id, d.precision, d.purpose, d.source) == (
+        "meta-llama/Llama-3.1-70B", "fp8", "lora", "label gpulint.dev/model")
