@@ -57,9 +57,15 @@ def _availability(view: Any, cloud: str) -> tuple[Any, Any]:
     return Unknown(f"availability {avail!r} is not recognised"), first
 
 
-def _node(inst: ResourceInstance, cloud: str, node_type: Any, address: str) -> Resource:
-    res = base(inst, cloud, inst.view.get("custom_tags", {}), address=address)
-    set_instance(res, cloud, node_type)
+def _node(inst: ResourceInstance, cloud: str | None, node_type: Any, address: str) -> Resource:
+    if cloud is None:
+        # An unknown node type without a *_attributes block does not say which cloud it is on.
+        res = base(inst, "databricks", inst.view.get("custom_tags", {}),
+                   Unknown("the cloud of a cluster with an unknown node type is not known"),
+                   address)
+    else:
+        res = base(inst, cloud, inst.view.get("custom_tags", {}), address=address)
+    set_instance(res, cloud or "aws", node_type)  # node_type is unknown when cloud is None
     return res
 
 
@@ -78,12 +84,10 @@ def databricks_cluster(inst: ResourceInstance) -> list[Resource]:
     if node_type is None and v.get("instance_pool_id") is not None:
         node_type = Unknown("node type comes from an instance pool")
     cloud = _cloud(v, node_type)
-    if cloud is None:
-        if isinstance(node_type, Unknown):
-            cloud = "aws"  # reported with the unknown type; the cloud only picks a catalog
-        else:
-            return []
-    spot, first = _availability(v, cloud)
+    if cloud is None and not isinstance(node_type, Unknown):
+        return []  # a node type no catalog knows: not an accelerator type
+    spot, first = _availability(v, cloud) if cloud else \
+        (Unknown("the cloud of the cluster is not known"), 1)
     driver_type = v.get("driver_node_type_id", node_type)
     separate_driver = isinstance(driver_type, str) and driver_type != node_type
     auto = v.first("autoscale")
