@@ -183,3 +183,14 @@ resource "aws_launch_configuration" "unused" {
   image_id      = "ami-0123"
   instance_type = "g4dn.xlarge"
 }
+
+# expect: why:instance.type="gpu_type has no default" gpu.count=?
+resource "aws_launch_template" "unresolved" {
+  instance_type = var.gpu_type
+}
+
+# expect: why:instance.type="gpu_type has no default" gpu.count=?
+resource "aws_launch_configuration" "unresolved" {
+  image_id      = "ami-0123"
+  instance_type = var.gpu_type
+}

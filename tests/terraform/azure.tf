@@ -166,3 +166,12 @@ resource "azurerm_machine_learning_compute_cluster" "unresolved" {
     max_node_count = 1
   }
 }
+
+# expect: capacity=? why:capacity="size has no default" cost.count=2
+resource "azurerm_linux_virtual_machine_scale_set" "unresolved" {
+  name      = "vmss-x"
+  location  = "eastus"
+  sku       = "Standard_NC4as_T4_v3"
+  instances = 2
+  priority  = var.size
+}

@@ -129,3 +129,16 @@ resource "google_tpu_v2_vm" "unresolved" {
   runtime_version  = "x"
   accelerator_type = var.machine
 }
+
+# expect: why:instance.type="machine has no default" gpu.count=?
+resource "google_compute_instance_template" "unresolved" {
+  machine_type = var.machine
+}
+
+# expect: why:instance.type="machine has no default" capacity=on-demand
+resource "google_tpu_node" "unresolved" {
+  name               = "tpu-x"
+  zone               = "us-central1-b"
+  accelerator_type   = var.machine
+  tensorflow_version = "2.12.0"
+}

@@ -156,3 +156,10 @@ resource "google_notebooks_instance" "legacy_always_on" {
     core_count = 1
   }
 }
+
+# expect: why:instance.type="pool_machine has no default" workload=notebook
+resource "google_notebooks_instance" "unresolved" {
+  name         = "legacy3"
+  location     = "us-central1-a"
+  machine_type = var.pool_machine
+}
