@@ -7,7 +7,7 @@ they read HCL blocks, so there is one builder per resource type, not one per inp
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from gpulint.model import Unknown
 from gpulint.terraform.syntax import Expr, GetAttr, Var
@@ -86,23 +86,22 @@ _NOT_RESOURCES = {"var", "local", "module", "data", "each", "count", "path", "se
                   "terraform"}
 
 
+def _nodes(expr: Any) -> Iterator[Any]:
+    """Every node of an expression tree, strings included, depth first."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        if hasattr(node, "__dataclass_fields__"):
+            stack.extend(reversed([getattr(node, f) for f in node.__dataclass_fields__]))
+        elif isinstance(node, (tuple, list)):
+            stack.extend(reversed(node))
+
+
 def _traversals(expr: Any) -> list[tuple[str, str]]:
     """Every `root.name` an expression starts a traversal with, read syntactically."""
-    out: list[tuple[str, str]] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, GetAttr) and isinstance(node.target, Var):
-            out.append((node.target.name, node.name))
-            return
-        if hasattr(node, "__dataclass_fields__"):
-            for field_name in node.__dataclass_fields__:
-                walk(getattr(node, field_name))
-        elif isinstance(node, (tuple, list)):
-            for item in node:
-                walk(item)
-
-    walk(expr)
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys((n.target.name, n.name) for n in _nodes(expr)
+                              if isinstance(n, GetAttr) and isinstance(n.target, Var)))
 
 
 def expression_refs(expr: Expr | None) -> list[tuple[str, str]]:
@@ -118,17 +117,4 @@ def module_refs(expr: Any) -> set[str]:
 
 def expression_strings(expr: Expr | None) -> list[str]:
     """Every literal string inside an expression (file names, inline script text)."""
-    out: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, str):
-            out.append(node)
-        elif hasattr(node, "__dataclass_fields__"):
-            for field_name in node.__dataclass_fields__:
-                walk(getattr(node, field_name))
-        elif isinstance(node, (tuple, list)):
-            for item in node:
-                walk(item)
-
-    walk(expr)
-    return out
+    return [n for n in _nodes(expr) if isinstance(n, str)]
