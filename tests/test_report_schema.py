@@ -6,6 +6,7 @@ import json
 import os
 from importlib import resources
 
+import pytest
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
@@ -38,6 +39,23 @@ def test_fixture_reports_validate() -> None:
     report = _scan(os.path.join(ROOT, "tests", "rules"))
     assert report["resources"] and report["not_evaluated"]
     assert any(r["monthly_cost_usd"] is None for r in report["resources"])
+    errors = list(Draft202012Validator(_schema()).iter_errors(report))
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
+
+
+def test_terraform_and_plan_reports_validate() -> None:
+    """Every Terraform resource family, mixed pools, maximum costs and plan changes."""
+    report = _scan(os.path.join(ROOT, "tests", "terraform"),
+                   os.path.join(ROOT, "tests", "plan", "mixed", "plan.json"))
+    resources = report["resources"]
+    assert any(r["capacity"] == "mixed" for r in resources)
+    assert any(r["change"] and r["change"]["monthly_cost_before_usd"] for r in resources)
+    assert any(r["monthly_cost_max_usd"] and r["monthly_cost_usd"] is not None and
+               r["monthly_cost_max_usd"] > r["monthly_cost_usd"] for r in resources)
+    summary = report["summary"]
+    tops = [r["monthly_cost_max_usd"] for r in resources if r["monthly_cost_usd"] is not None]
+    assert summary["monthly_cost_max_usd"] == pytest.approx(sum(tops), abs=0.01)
+    assert summary["monthly_cost_max_usd"] > summary["monthly_cost_usd"]
     errors = list(Draft202012Validator(_schema()).iter_errors(report))
     assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
 

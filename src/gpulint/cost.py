@@ -7,6 +7,7 @@ from) so a reviewer can trace it. docs/cost.md describes the method.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
@@ -218,10 +219,12 @@ def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPric
             return Unknown(f"{name} unknown: {value.reason}")
     if not isinstance(itype, str) or not isinstance(region, str) or not isinstance(provider, str):
         return Unknown("instance type or region not set")
-    price = node_price(provider, itype, region, f, opts.overrides)
+    # SageMaker ml.* types are priced as the EC2 instance of the same name (cost.note says so).
+    price = node_price(provider, f.get("cost.instance_type", itype), region, f, opts.overrides)
     if isinstance(price, Unknown):
         return price
-    return replace(price, basis=f"{price.basis} ({how})")
+    note = f.get("cost.note")
+    return replace(price, basis=f"{price.basis} ({how}" + (f"; {note})" if note else ")"))
 
 
 def priced_count(res: Resource) -> tuple[Any, str]:
@@ -256,6 +259,19 @@ def resource_hours(res: Resource, opts: CostOptions) -> tuple[float, str]:
     if isinstance(workload, str) and workload in opts.hours_by_workload:
         return float(opts.hours_by_workload[workload]), f"hours for workload {workload}"
     return opts.hours, "default hours" if opts.hours == DEFAULT_HOURS else "hours option"
+
+
+def mixed_spot_fraction(res: Resource, count: Any) -> float | None:
+    """Share of `count` nodes on spot in a pool split by an on-demand base and a percentage of
+    the rest on demand (AWS mixed instances policies, Databricks first_on_demand). AWS rounds
+    the on-demand share up."""
+    base = res.facts.get("capacity.on_demand_base")
+    pct = res.facts.get("capacity.on_demand_percent")
+    if not isinstance(base, int) or not isinstance(pct, (int, float)) or \
+            not isinstance(count, (int, float)) or count <= 0:
+        return None
+    on_demand = min(count, base) + math.ceil(max(count - base, 0) * pct / 100)
+    return round((count - on_demand) / count, 6)
 
 
 def _spot_fraction(res: Resource) -> Any:
@@ -302,6 +318,13 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
     res.facts["cost.count"] = count
     hours, hours_how = resource_hours(res, opts)
     res.facts["cost.hours"] = hours
+    top = _max_count(res)
+    if res.facts.get("capacity") == "mixed" and "capacity.spot_fraction" not in res.facts:
+        # The split depends on the size: take it at the priced size (the maximum for a pool
+        # priced at zero nodes, so the blend still says something).
+        frac = mixed_spot_fraction(res, count if count else top)
+        if frac is not None:
+            res.facts["capacity.spot_fraction"] = frac
     if isinstance(price, Unknown):
         res.set_fact("cost.monthly", price)
         res.facts["cost.hourly"] = price
@@ -323,6 +346,21 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
                                + (f" ({note})" if note else "")
                                + f" × {hours:g} h ({hours_how}) = ${monthly:,.2f}/month; "
                                f"catalog {date}")
+    if isinstance(top, (int, float)) and top != count:
+        # An autoscaling pool is priced at its minimum; keep what it costs at its maximum.
+        frac = mixed_spot_fraction(res, top) if res.facts.get("capacity") == "mixed" \
+            else _spot_fraction(res)
+        top_hourly, _ = _hourly(price, res.facts.get("capacity"), frac)
+        if isinstance(top_hourly, (int, float)):
+            res.facts["cost.monthly_max"] = round(top_hourly * top * hours, 2)
+
+
+def _max_count(res: Resource) -> Any:
+    """Nodes at an autoscaling pool's maximum size, zones included; None for fixed sizes."""
+    lo, hi = res.facts.get("replicas.min"), res.facts.get("replicas.max")
+    if not isinstance(lo, int) or not isinstance(hi, int) or lo == hi:
+        return None
+    return hi * res.facts.get("zones", 1)
 
 
 def finding_saving(res: Resource, compare_with: dict[str, Any],

@@ -59,12 +59,16 @@ def _resource(res: Resource) -> dict[str, Any]:
                      "desired": _num(f.get("replicas.desired"))},
         "hourly_cost_usd": _num(f.get("cost.hourly")),
         "monthly_cost_usd": _num(f.get("cost.monthly")),
+        "monthly_cost_max_usd": _num(f.get("cost.monthly_max", f.get("cost.monthly"))),
         "price_basis": f.get("cost.basis"),
         "hours_per_month": _num(f.get("cost.hours")),
         "spot_fraction": _num(f.get("capacity.spot_fraction")),
         "tags": {k: (v if not isinstance(v, Unknown) else None)
                  for k, v in f["tags"].items()} if isinstance(f.get("tags"), dict) else None,
         "model": model,
+        "change": ({"actions": f["change.actions"],
+                    "monthly_cost_before_usd": _num(f.get("cost.monthly_before"))}
+                   if "change.actions" in f else None),
         "unknowns": [{"fact": fact, "reason": reason} for fact, reason in
                      dict.fromkeys(res.unknowns)],
     }
@@ -123,6 +127,10 @@ def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) ->
             "gpu_resources": len(resources),
             "findings": counts,
             "monthly_cost_usd": round(sum(priced), 2),
+            # Every autoscaling pool at its maximum size (fixed-size resources as they are).
+            "monthly_cost_max_usd": round(sum(r["monthly_cost_max_usd"] for r in resources
+                                              if r["monthly_cost_usd"] is not None
+                                              and r["monthly_cost_max_usd"] is not None), 2),
             "unpriced_resources": len(resources) - len(priced),
             "potential_saving_usd": potential_saving(result.findings),
             "not_evaluated": len(not_evaluated),

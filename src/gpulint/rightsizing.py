@@ -141,7 +141,9 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: SizingOptions) -> No
     offer, current = found
     if offer is None:
         f["text.alternative_detail"] = "not in the catalog for this provider and region"
-    same = offer is not None and (offer.name == f.get("instance.type") or (
+    # SageMaker ml.* types are priced as (and compared with) the EC2 type of the same name.
+    same = offer is not None and (offer.name == f.get("cost.instance_type",
+                                                      f.get("instance.type")) or (
         pod_without_node(res) and offer.gpu_model == gpu and offer.gpu_count == f["gpu.count"]))
     if offer is None or same:
         f["sizing.alternative"] = None

@@ -12,6 +12,7 @@ from gpulint import cost, declarations, linking, rightsizing, suppressions
 from gpulint.discover import discover
 from gpulint.engine import evaluate
 from gpulint.facts import kubernetes as k8s_facts
+from gpulint.facts import plan as plan_facts
 from gpulint.facts import terraform as tf_facts
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity, SourceFile
 from gpulint.parse import templates
@@ -19,6 +20,7 @@ from gpulint.parse.kubernetes import K8sObject, is_manifest, load_documents, loo
 from gpulint.parse.source import DEFAULT_MAX_FILE_BYTES, PARSED_KINDS, read_text
 from gpulint.pricing_overrides import PricingOverrides
 from gpulint.ruleset import Rule
+from gpulint.terraform import plan
 from gpulint.terraform.loader import TerraformProject
 from gpulint.terraform.module import Inputs
 
@@ -126,7 +128,12 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
         if text is None:
             continue
         if sf.kind == "json":
-            k8s_objects.extend(_json_file(sf.path, text, diagnostics))
+            planned = _plan_file(sf.path, text, diagnostics, opts.cost_options())
+            for res in planned or []:
+                resources.append(res)
+                spans[(res.path, res.address)] = suppressions.Span(res.path, res.line, res.line)
+            if planned is None:
+                k8s_objects.extend(_json_file(sf.path, text, diagnostics))
     ends = _document_ends(k8s_objects)
     for obj, built in k8s_facts.build_each(k8s_objects):
         for res in built:
@@ -142,15 +149,17 @@ def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None)
     diagnostics.extend(loaded.diagnostics)
     for inst in loaded.resources:
         try:
-            res = tf_facts.build(inst)
+            built = tf_facts.build_all(inst)
         except RecursionError:
             diagnostics.append(Diagnostic(inst.path, inst.view.line, f"{inst.address} not "
                                           "evaluated: expressions nested too deeply"))
             continue
-        if res:
+        for res in built:
             resources.append(res)
-            spans[(res.path, res.address)] = suppressions.Span(
-                res.path, res.line, inst.view.block.end_line or res.line)
+            # Module-call node groups have no block of their own: their span is the call line.
+            end = getattr(inst.view.block, "end_line", None)
+            spans[(res.path, res.address)] = suppressions.Span(res.path, res.line,
+                                                               end or res.line)
     # Linking needs every resource of the scan, before reporting is narrowed to given files.
     linking.link(resources, k8s_objects)
     if report_only is not None:
@@ -222,6 +231,23 @@ def _document_ends(objects: list[K8sObject]) -> dict[tuple[str, int], int]:
     return ends
 
 
+def _plan_file(path: str, text: str, diagnostics: list[Diagnostic],
+               cost_options: cost.CostOptions) -> list[Resource] | None:
+    """The resources of a Terraform plan JSON (`terraform show -json`), or None if the file is
+    not one."""
+    if '"resource_changes"' not in text and '"planned_values"' not in text:
+        return None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):  # _json_file reports it
+        return None
+    if not plan.is_plan(data):
+        return None
+    instances, diags = plan.load_plan(path, text, data)
+    diagnostics.extend(diags)
+    return [res for inst in instances for res in plan_facts.build_change(inst, cost_options)]
+
+
 def _json_file(path: str, text: str, diagnostics: list[Diagnostic]) -> list[K8sObject]:
     try:
         data = json.loads(text)
@@ -231,10 +257,6 @@ def _json_file(path: str, text: str, diagnostics: list[Diagnostic]) -> list[K8sO
     except json.JSONDecodeError as e:
         if looks_like_kubernetes(text):
             diagnostics.append(Diagnostic(path, e.lineno, f"invalid JSON: {e.msg}"))
-        return []
-    if isinstance(data, dict) and ("resource_changes" in data or "planned_values" in data):
-        diagnostics.append(Diagnostic(path, None, "Terraform plan JSON is not evaluated yet; "
-                                      "scan the .tf sources instead", "warning"))
         return []
     if not is_manifest(data):
         return []

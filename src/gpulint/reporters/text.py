@@ -34,11 +34,21 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         for r in report["resources"]:
             what = r["instance_type"] or (f"{r['gpu_count'] or '?'}× {r['gpu_model'] or 'GPU'}")
             cost = _money(r["monthly_cost_usd"])
+            top = r.get("monthly_cost_max_usd")
+            if top is not None and r["monthly_cost_usd"] is not None and top != r["monthly_cost_usd"]:
+                # Autoscaling pools are priced at their minimum size; say so and show the ceiling.
+                cost = f"{cost}/month at the minimum {r['replicas']['min']}, up to {_money(top)}"
             count = f" × {r['count']:g}" if isinstance(r.get("count"), (int, float)) else ""
             out.append(f"  {r['path']}:{r['line']} {r['address']}  {what}{count} "
                        f"{r['capacity']}  {cost}/month" if r["monthly_cost_usd"] is not None else
                        f"  {r['path']}:{r['line']} {r['address']}  {what}{count} {r['capacity']}"
                        f"  {cost}")
+            change = r.get("change")
+            if change and change.get("actions") not in (["no-op"], ["read"]):
+                # From a Terraform plan: what the change does, and the cost before it.
+                before = change.get("monthly_cost_before_usd")
+                was = f", was {_money(before)}/month" if before is not None else ""
+                out.append(f"      plan: {'/'.join(change['actions'])}{was}")
             if verbose and r.get("price_basis"):
                 out.append(c("dim", f"      {r['price_basis']}"))
             for u in r["unknowns"]:
@@ -66,6 +76,9 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
     out.append(
         f"{s['gpu_resources']} GPU resources in {s['files_scanned']} files: "
         f"{_money(s['monthly_cost_usd'])}/month"
+        + (f" (up to {_money(s['monthly_cost_max_usd'])} with autoscaling at its maximum)"
+           if s.get("monthly_cost_max_usd", s["monthly_cost_usd"]) > s["monthly_cost_usd"]
+           else "")
         + (f" ({s['unpriced_resources']} not priced)" if s["unpriced_resources"] else "")
         + f"; {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info; "
         f"potential saving {_money(s['potential_saving_usd'])}/month"

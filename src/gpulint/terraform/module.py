@@ -14,7 +14,8 @@ from typing import Any, Iterator
 from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.parser import parse_hcl
-from gpulint.terraform.syntax import Block, HclSyntaxError
+from gpulint.terraform.syntax import Block, GetAttr, HclSyntaxError, ObjectExpr, Var
+from gpulint.terraform.values import expression_refs, expression_strings, module_refs
 
 MAX_MODULE_DEPTH = 16
 # Bounds on expansion, so `count = 1e9` or modules fanning out at every level cannot exhaust
@@ -83,6 +84,21 @@ class BlockView:
         found = self.blocks(type_)
         return found[0] if found else None
 
+    def refs(self, name: str) -> list[tuple[str, str]]:
+        """Resources an attribute refers to (`aws_launch_template.gpu.id` → that template)."""
+        if self.block is None or name not in self.block.attributes:
+            return []
+        return expression_refs(self.block.attributes[name].expr)
+
+    def raw_strings(self, name: str) -> list[str]:
+        """The attribute's value when it is a string, and the literal strings written in it
+        (a script passed through file() or base64encode() still names its file)."""
+        if self.block is None or name not in self.block.attributes:
+            return []
+        value = self.get(name)
+        own = [value] if isinstance(value, str) else []
+        return own + expression_strings(self.block.attributes[name].expr)
+
 
 def _expand_dynamic(dyn: Block, scope: Scope) -> list[BlockView]:
     content = next(iter(dyn.children("content")), None)
@@ -99,6 +115,15 @@ def _expand_dynamic(dyn: Block, scope: Scope) -> list[BlockView]:
     return [BlockView(content, scope.child(**{iterator: {"key": k, "value": v}})) for k, v in pairs]
 
 
+class Peers(dict):  # type: ignore[type-arg]
+    """The resources of one module instance by (type, name), and values derived from all of
+    them (`memo`), so that finding which groups use a template is done once per module."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.memo: dict[str, Any] = {}
+
+
 @dataclass
 class ResourceInstance:
     address: str
@@ -106,17 +131,24 @@ class ResourceInstance:
     name: str
     mode: str  # managed | data
     path: str
-    view: BlockView
+    view: Any  # BlockView, or a ValueView for plan JSON and community-module inputs
     providers: dict[str, ProviderConfig]
     module_address: str  # "" for the root module
+    # The resources of the same module instance by (type, name), shared by all of them, so a
+    # node group can read the launch template it refers to.
+    peers: Peers = field(default_factory=Peers)
+    # Set when count/for_each could not be evaluated and the resource is reported once.
+    expansion_unknown: Unknown | None = None
+
+    def peer(self, type_: str, name: str) -> "ResourceInstance | None":
+        found = self.peers.get((type_, name))
+        return found[0] if found else None
 
     def provider(self) -> ProviderConfig | None:
         prefix = self.type.split("_", 1)[0]
         alias_ref = self.view.block.attributes.get("provider") if self.view.block else None
         if alias_ref is not None:
             # provider = aws.west is a traversal, not a value: read it syntactically.
-            from gpulint.terraform.syntax import GetAttr, Var
-
             expr = alias_ref.expr
             if isinstance(expr, GetAttr) and isinstance(expr.target, Var):
                 key = f"{expr.target.name}.{expr.name}"
@@ -198,6 +230,10 @@ class Module:
         self._local_cache: dict[str, Any] = {}
         self._resolving: set[str] = set()
         self.var_decls: dict[str, Block] = {}
+        self.output_decls: dict[str, Block] = {}
+        # Local module calls by name: their outputs, one per instance ([i] / ["key"]) when
+        # the call has count or for_each.
+        self.calls: dict[str, Any] = {}
         for f in files:
             for b in f.root.blocks:
                 if b.type == "locals":
@@ -205,6 +241,8 @@ class Module:
                         self._locals[name] = (b, attr.expr)
                 elif b.type == "variable" and b.labels:
                     self.var_decls[b.labels[0]] = b
+                elif b.type == "output" and b.labels:
+                    self.output_decls[b.labels[0]] = b
         self.scope = Scope(resolver=self._resolve_root)
 
     # -- names --------------------------------------------------------------------------
@@ -229,8 +267,10 @@ class Module:
             return {"module": self.directory, "root": self.directory, "cwd": os.getcwd()}
         if name == "terraform":
             return {"workspace": "default"}
-        if name in {"data", "module"}:
-            return Unknown(f"{name} values are known only after apply")
+        if name == "data":
+            return Unknown("data values are known only after apply")
+        if name == "module":
+            return _ModuleCalls(self)
         if name in {"each", "count", "self"}:
             return Unknown(f"{name} is only valid inside a resource")
         return Unknown(f"'{name}.…' refers to another resource, known only after apply")
@@ -248,6 +288,24 @@ class Module:
         finally:
             self._resolving.discard(name)
         self._local_cache[name] = value
+        return value
+
+    def output(self, name: str) -> Any:
+        """An output's value, evaluated in this module (outputs of resources stay unknown)."""
+        key = f"output.{name}"
+        if key in self._local_cache:
+            return self._local_cache[key]
+        decl = self.output_decls.get(name)
+        if decl is None or "value" not in decl.attributes:
+            return Unknown(f"output {name} is not defined in {self.address or 'the module'}")
+        if key in self._resolving:
+            return Unknown(f"output {name} refers to itself")
+        self._resolving.add(key)
+        try:
+            value = evaluate(decl.attributes["value"].expr, self.scope)
+        finally:
+            self._resolving.discard(key)
+        self._local_cache[key] = value
         return value
 
     def var(self, name: str) -> Any:
@@ -278,6 +336,20 @@ class _LazyVars(dict):  # type: ignore[type-arg]
 class _LazyLocals(_LazyVars):
     def __getitem__(self, key: str) -> Any:
         return self._m.local(key)
+
+
+class _LazyOutputs(_LazyVars):
+    def __getitem__(self, key: str) -> Any:
+        return self._m.output(key)
+
+
+class _ModuleCalls(_LazyVars):
+    """`module.NAME`: the outputs of a local module call, or unknown for one not followed."""
+
+    def __getitem__(self, key: str) -> Any:
+        found = self._m.calls.get(key)
+        return found if found is not None else \
+            Unknown(f"module.{key} was not evaluated (not a local or downloaded module)")
 
 
 def _providers(files: list[ParsedFile], scope: Scope,
@@ -343,11 +415,15 @@ def _instance_keys(block: Block, scope: Scope) -> list[tuple[str, Scope]] | Unkn
 
 def load_module(directory: str, files: list[ParsedFile], variables: dict[str, Any],
                 providers: dict[str, ProviderConfig], address: str, depth: int,
-                parse_dir: Any, result: LoadResult) -> None:
+                parse_dir: Any, result: LoadResult) -> "Module":
     """Expand one module instance into resource instances, following local module calls."""
     module = Module(directory, files, variables, {}, address, depth)
     module.providers = _providers(files, module.scope, providers)
     prefix = f"{address}." if address else ""
+    peers = Peers()
+    # Module calls first, so resources (and later calls) can use their outputs.
+    for f, b in _calls_in_order(files):
+        _load_call(module, f, b, prefix, parse_dir, result)
     for f in files:
         for b in f.root.blocks:
             if len(result.resources) >= MAX_TOTAL_INSTANCES:
@@ -361,35 +437,88 @@ def load_module(directory: str, files: list[ParsedFile], variables: dict[str, An
             if b.type in {"resource", "data"} and len(b.labels) == 2:
                 keys = _instance_keys(b, module.scope)
                 base = f"{prefix}{'data.' if b.type == 'data' else ''}{b.labels[0]}.{b.labels[1]}"
+                unknown_expansion: Unknown | None = None
                 if isinstance(keys, Unknown):
                     # Still report the resource once, with the expansion unknown.
+                    unknown_expansion = Unknown(f"{base}: {keys.reason}")
                     keys = [("", module.scope.child(count=keys, each=keys))]
-                    unknown_expansion: Unknown | None = Unknown(
-                        f"{base}: {_reason(_instance_keys(b, module.scope))}")
-                else:
-                    unknown_expansion = None
                 for suffix, scope in keys:
                     inst = ResourceInstance(base + suffix, b.labels[0], b.labels[1],
                                             "data" if b.type == "data" else "managed", f.path,
-                                            BlockView(b, scope), module.providers, address)
-                    if unknown_expansion is not None:
-                        inst.expansion_unknown = unknown_expansion  # type: ignore[attr-defined]
+                                            BlockView(b, scope), module.providers, address,
+                                            peers, unknown_expansion)
+                    if inst.mode == "managed":
+                        peers.setdefault((inst.type, inst.name), []).append(inst)
                     result.resources.append(inst)
-            elif b.type == "module" and b.labels:
-                _load_call(module, f, b, prefix, parse_dir, result)
+    return module
 
 
-def _reason(value: Any) -> str:
-    return value.reason if isinstance(value, Unknown) else "unknown"
+def _calls_in_order(files: list[ParsedFile]) -> list[tuple[ParsedFile, Block]]:
+    """Module calls, each after the calls whose outputs its arguments use (file order
+    otherwise, and for cycles)."""
+    calls = [(f, b) for f, b in iter_blocks(files, "module") if b.labels]
+    names = {b.labels[0] for _, b in calls}
+    deps = {b.labels[0]: (module_refs([a.expr for a in b.attributes.values()]) & names)
+            - {b.labels[0]} for _, b in calls}
+    ordered: list[tuple[ParsedFile, Block]] = []
+    done: set[str] = set()
+    while len(ordered) < len(calls):
+        ready = [(f, b) for f, b in calls if b.labels[0] not in done and deps[b.labels[0]] <= done]
+        batch = ready[:1] or [next((f, b) for f, b in calls if b.labels[0] not in done)]
+        for f, b in batch:
+            ordered.append((f, b))
+            done.add(b.labels[0])
+    return ordered
+
+
+def _call_providers(call: Block, parent: dict[str, ProviderConfig]) -> dict[str, ProviderConfig]:
+    """`providers = { aws = aws.west }` hands the child module the parent's aliased provider
+    (with its region and default tags) under the child's own name."""
+    out = {k: v for k, v in parent.items() if "." not in k}
+    attr = call.attributes.get("providers")
+    if attr is None or not isinstance(attr.expr, ObjectExpr):
+        return dict(parent)
+    for key_expr, value_expr in attr.expr.items:
+        key = _traversal(key_expr)
+        target = _traversal(value_expr)
+        if key and target and target in parent:
+            out[key] = parent[target]
+    return out
+
+
+def _traversal(expr: Any) -> str | None:
+    if isinstance(expr, Var):
+        return expr.name
+    if isinstance(expr, GetAttr) and isinstance(expr.target, Var):
+        return f"{expr.target.name}.{expr.name}"
+    value = getattr(expr, "value", None)
+    return value if isinstance(value, str) else None
 
 
 def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_dir: Any,
                result: LoadResult) -> None:
+    from gpulint.terraform import community
+
     name = call.labels[0]
     addr = f"{prefix}module.{name}"
     src = evaluate(call.attributes["source"].expr, parent.scope) if "source" in call.attributes else None
     target = resolve_module_source(parent.directory, name, src, parent.address)
+    keys = _instance_keys(call, parent.scope)
+    providers = _call_providers(call, parent.providers)
+    meta = {"source", "version", "count", "for_each", "providers", "depends_on"}
     if target is None:
+        known = community.recognise(src)
+        if known is not None and isinstance(keys, Unknown):
+            result.notes.append(ModuleCallNote(addr, f.path, call.line,
+                                               f"module call not expanded: {keys.reason}"))
+            return
+        if known is not None and not isinstance(keys, Unknown):
+            for suffix, scope in keys:
+                inputs = {k: evaluate(a.expr, scope) for k, a in call.attributes.items()
+                          if k not in meta}
+                result.resources.extend(known(addr + suffix, f.path, call.line, inputs,
+                                              providers, parent.address))
+            return
         result.notes.append(ModuleCallNote(addr, f.path, call.line,
                                            f"module source {src!r} is not local and not "
                                            "downloaded under .terraform/modules: not evaluated"))
@@ -399,16 +528,22 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
         return
     child_files, diags = parse_dir(target)
     result.diagnostics.extend(diags)
-    keys = _instance_keys(call, parent.scope)
     if isinstance(keys, Unknown):
         result.notes.append(ModuleCallNote(addr, f.path, call.line,
                                            f"module call not expanded: {keys.reason}"))
         return
-    meta = {"source", "version", "count", "for_each", "providers", "depends_on"}
+    outputs: dict[str, Any] = {}
     for suffix, scope in keys:
         inputs = {k: evaluate(a.expr, scope) for k, a in call.attributes.items() if k not in meta}
-        load_module(target, child_files, inputs, parent.providers, addr + suffix,
-                    parent.depth + 1, parse_dir, result)
+        child = load_module(target, child_files, inputs, providers, addr + suffix,
+                            parent.depth + 1, parse_dir, result)
+        outputs[suffix] = _LazyOutputs(child)
+    if "count" in call.attributes:
+        parent.calls[name] = list(outputs.values())
+    elif "for_each" in call.attributes:
+        parent.calls[name] = {json.loads(k[1:-1]): v for k, v in outputs.items()}
+    else:
+        parent.calls[name] = outputs.get("", Unknown(f"module.{name} has no instance"))
 
 
 def resolve_module_source(directory: str, name: str, source: Any, parent_address: str) -> str | None:

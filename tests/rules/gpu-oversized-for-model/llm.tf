@@ -32,3 +32,23 @@ resource "google_compute_instance" "gemma" {
   zone         = "us-central1-a"
   labels       = { model = "google/gemma-2-9b-it" }
 }
+
+resource "aws_sagemaker_model" "small_llm" {
+  name               = "small-llm"
+  execution_role_arn = "arn:aws:iam::123456789012:role/sm"
+  primary_container {
+    image       = "763104351884.dkr.ecr.us-east-1.amazonaws.com/tgi:2.4"
+    environment = { HF_MODEL_ID = "Qwen/Qwen2.5-0.5B-Instruct" }
+  }
+}
+
+# A half-billion-parameter model on eight A100s.
+# ruleid: gpu-oversized-for-model
+resource "aws_sagemaker_endpoint_configuration" "small_llm" {
+  production_variants {
+    variant_name           = "main"
+    model_name             = aws_sagemaker_model.small_llm.name
+    instance_type          = "ml.p4d.24xlarge"
+    initial_instance_count = 1
+  }
+}

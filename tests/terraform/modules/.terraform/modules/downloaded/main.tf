@@ -1,0 +1,5 @@
+variable "type" {}
+
+resource "aws_instance" "node" {
+  instance_type = var.type
+}

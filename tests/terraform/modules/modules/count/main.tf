@@ -1,0 +1,3 @@
+output "n" {
+  value = 2
+}

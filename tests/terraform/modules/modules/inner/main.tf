@@ -1,0 +1,6 @@
+variable "vms" {}
+
+module "inner" {
+  source = "../leaf"
+  vms    = var.vms
+}
