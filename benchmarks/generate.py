@@ -33,6 +33,13 @@ def _write(root: str, rel: str, text: str) -> None:
         fh.write(textwrap.dedent(text).lstrip())
 
 
+def _manifest(root: str, rel: str, api: str, kind: str, name: str, namespace: str,
+              rest: str) -> None:
+    """A Kubernetes object: the common header, then `rest` (what follows metadata.namespace)."""
+    head = f"apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: {namespace}\n"
+    _write(root, rel, head + textwrap.dedent(rest).lstrip("\n"))
+
+
 # ---- Terraform ----------------------------------------------------------------------------
 
 def _modules(root: str) -> None:
@@ -399,21 +406,12 @@ def _app(root: str, rng: random.Random, i: int) -> None:
         ''')
     settings = "\n".join(f'          key{k}: "value-{rng.randint(0, 10**6)}"'
                          for k in range(rng.randint(3, 12)))
-    _write(root, f"{base}/configmap.yaml", f'''
-        apiVersion: v1
-        kind: ConfigMap
-        metadata:
-          name: {name}-config
-          namespace: {team}
+    _manifest(root, f"{base}/configmap.yaml", "v1", "ConfigMap", f"{name}-config", team, f'''
         data:
           {settings.lstrip()}
         ''')
-    _write(root, f"{base}/hpa.yaml", f'''
-        apiVersion: autoscaling/v2
-        kind: HorizontalPodAutoscaler
-        metadata:
-          name: {name}
-          namespace: {team}
+    _manifest(root, f"{base}/hpa.yaml", "autoscaling/v2", "HorizontalPodAutoscaler", name, team,
+              f'''
         spec:
           scaleTargetRef:
             apiVersion: apps/v1
@@ -429,12 +427,7 @@ def _app(root: str, rng: random.Random, i: int) -> None:
                 type: Utilization
                 averageUtilization: 70
         ''')
-    _write(root, f"{base}/ingress.yaml", f'''
-        apiVersion: networking.k8s.io/v1
-        kind: Ingress
-        metadata:
-          name: {name}
-          namespace: {team}
+    _manifest(root, f"{base}/ingress.yaml", "networking.k8s.io/v1", "Ingress", name, team, f'''
           annotations:
             cert-manager.io/cluster-issuer: letsencrypt
         spec:
@@ -450,12 +443,8 @@ def _app(root: str, rng: random.Random, i: int) -> None:
                     port:
                       number: 80
         ''')
-    _write(root, f"{base}/networkpolicy.yaml", f'''
-        apiVersion: networking.k8s.io/v1
-        kind: NetworkPolicy
-        metadata:
-          name: {name}
-          namespace: {team}
+    _manifest(root, f"{base}/networkpolicy.yaml", "networking.k8s.io/v1", "NetworkPolicy", name,
+              team, f'''
         spec:
           podSelector:
             matchLabels:
