@@ -96,3 +96,41 @@ def test_tags_precision_and_purpose() -> None:
                    "gpulint.dev/purpose": "lora"}, "label")
     assert d is not None and (d.id, d.precision, d.purpose, d.source) == (
         "meta-llama/Llama-3.1-70B", "fp8", "lora", "label gpulint.dev/model")
+
+
+@pytest.mark.parametrize(("image", "server"), [
+    ("vllm/vllm-openai:v0.8.5", "vllm"),
+    ("docker.io/vllm/vllm-openai@sha256:0123abcd", "vllm"),
+    ("ghcr.io/huggingface/text-generation-inference:3.0", "text-generation-launcher"),
+    ("lmsysorg/sglang:latest", "sglang"),
+    ("ghcr.io/ggerganov/llama.cpp:server", "llama-server"),
+    ("ghcr.io/ggml-org/llama.cpp:server-cuda", "llama-server"),
+    ("nvcr.io/nvidia/tritonserver:24.08-py3", "tritonserver"),
+    ("registry.local:5000/vllm/vllm-openai", "vllm"),
+    # llama.cpp's `full` and `light` images run other programs; unknown images name nothing.
+    ("ghcr.io/ggml-org/llama.cpp:full-cuda", None),
+    ("registry.example.com/ml/llm-server:1.4", None),
+    ("myorg/vllm-openai-fork", None),
+])
+def test_server_from_an_image_given_only_args(image: str, server: str | None) -> None:
+    d = from_command(["--model", "Qwen/Qwen2.5-7B-Instruct"], {}, "container c", image)
+    assert d is not None and d.server == server
+
+
+def test_command_names_the_server_before_the_image() -> None:
+    d = from_command(["llama-server", "-m", "/m/Qwen2.5-7B-Instruct-Q4_K_M.gguf"], {}, "c",
+                     "registry.example.com/base:1")
+    assert d is not None and d.server == "llama-server"
+
+
+def test_tensor_pipeline_and_data_parallelism_multiply() -> None:
+    d = _cmd("vllm", "serve", "meta-llama/Llama-3.1-70B-Instruct", "-tp", "2", "-pp", "2", "-dp", "2")
+    assert d is not None
+    assert (d.tensor_parallel, d.pipeline_parallel, d.data_parallel) == (2, 2, 2)
+    assert (d.gpus_per_replica, d.gpus_used) == (4, 8)
+    long = _cmd("vllm", "serve", "m/x-7b", "--pipeline-parallel-size=4", "--data-parallel-size", "2")
+    assert long is not None and (long.tensor_parallel, long.gpus_per_replica, long.gpus_used) \
+        == (None, 4, 8)
+    sglang = _cmd("python", "-m", "sglang.launch_server", "--model-path", "m/x-7b", "--dp-size", "4")
+    assert sglang is not None and sglang.gpus_used == 4 and sglang.parallel_declared
+    assert not _cmd("vllm", "serve", "m/x-7b").parallel_declared  # type: ignore[union-attr]

@@ -140,8 +140,22 @@ def test_idle_gpus_messages() -> None:
     tp2 = _message(result, "gpu-unused-by-parallelism", "StatefulSet/mixtral-awq")
     assert "tensor parallelism is 2 (container vllm args), so 2 GPUs sit idle" in tp2
     reasons = {(n.address, n.rule): n.reason for n in result.not_evaluated}
-    assert "serving engine" in reasons[("Deployment/tgi-image-default",
-                                        "gpu-unused-by-parallelism")]
+    assert "serving engine" in reasons[("Deployment/inhouse-image", "gpu-unused-by-parallelism")]
+    assert "config.pbtxt" in reasons[("Deployment/triton", "gpu-unused-by-parallelism")]
+    image = _message(result, "gpu-unused-by-parallelism", "Deployment/vllm-image-args")
+    assert "vLLM uses one GPU unless --tensor-parallel-size is set, so 7 GPUs sit idle" in image
+    tp_pp = _message(result, "gpu-unused-by-parallelism", "Deployment/vllm-tp-pp")
+    assert "tensor parallelism 2 × pipeline parallelism 2 = 4 GPUs (container vllm args), " \
+        "so 4 GPUs sit idle" in tp_pp
+
+
+def test_example_inference_manifest_is_evaluated_for_idle_gpus() -> None:
+    # The vLLM image with only args: the engine comes from the image, so the rule can decide.
+    example = os.path.join(os.path.dirname(FIXTURES), "..", "examples", "kubernetes", "inference.yaml")
+    result = scan.run([example], [r for r in load_rules() if r.id in SIZING_RULES])
+    assert not [n for n in result.not_evaluated if n.rule == "gpu-unused-by-parallelism"]
+    msg = _message(result, "gpu-unused-by-parallelism", "Deployment/llm/chat-api")
+    assert "so 7 GPUs sit idle" in msg
 
 
 def test_idle_gpus_when_the_model_does_not_fit_says_raise_parallelism() -> None:

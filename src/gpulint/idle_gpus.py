@@ -1,4 +1,5 @@
-"""GPUs a model server is given but does not use: more GPUs than its tensor parallelism.
+"""GPUs a model server is given but does not use: more GPUs than its parallelism
+(tensor × pipeline × data) uses.
 
 Sets sizing.idle_gpus and sizing.used_gpus, and the cheaper request or instance as
 sizing.idle_alternative[_monthly] for the gpu-unused-by-parallelism rule.
@@ -17,6 +18,24 @@ ONE_GPU_BY_DEFAULT = {"vllm": "vLLM uses one GPU unless --tensor-parallel-size i
                       "sglang": "SGLang uses one GPU unless --tp is set"}
 # Serving engines whose default spreads the model over every visible GPU.
 ALL_GPUS_BY_DEFAULT = {"text-generation-launcher", "llama-server", "llama.cpp"}
+
+
+# Why the GPUs used cannot be told when no parallelism is declared.
+NOT_DECLARED = {
+    "": "tensor parallelism is not declared and the serving engine (so its default) is not known",
+    "tritonserver": "Triton places model instances on GPUs as each model's config.pbtxt says "
+                    "(instance_group), which is not in the manifest",
+}
+
+
+def _parallelism(decl: ModelDecl) -> str:
+    """'tensor parallelism 2 × pipeline parallelism 2 = 4 GPUs', naming only what is declared."""
+    parts = [f"{name} parallelism {n}" for name, n in (
+        ("tensor", decl.tensor_parallel), ("pipeline", decl.pipeline_parallel),
+        ("data", decl.data_parallel)) if n]
+    if len(parts) == 1:
+        return parts[0].replace(" parallelism ", " parallelism is ", 1)
+    return " × ".join(parts) + f" = {_gpus(decl.gpus_used)}"
 
 
 def _gpus(n: int) -> str:
@@ -39,17 +58,15 @@ def apply(res: Resource, decl: ModelDecl, opts: SizingOptions) -> None:
         f["sizing.idle_gpus"] = 0
         return
     server = (decl.server or "").lower()
-    if decl.tensor_parallel:
-        used = decl.tensor_parallel
-        how = f"tensor parallelism is {used} ({decl.source})"
+    if decl.parallel_declared:
+        used, how = decl.gpus_used, f"{_parallelism(decl)} ({decl.source})"
     elif server in ONE_GPU_BY_DEFAULT:
         used, how = 1, ONE_GPU_BY_DEFAULT[server]
     elif server in ALL_GPUS_BY_DEFAULT:
         f["sizing.idle_gpus"] = 0
         return
     else:
-        f["sizing.idle_gpus"] = Unknown("tensor parallelism is not declared and the serving "
-                                        "engine (so its default) is not known")
+        f["sizing.idle_gpus"] = Unknown(NOT_DECLARED.get(server, NOT_DECLARED[""]))
         return
     idle = int(count) - used
     f["sizing.used_gpus"] = used

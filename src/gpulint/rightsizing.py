@@ -51,7 +51,9 @@ def _estimates(res: Resource, decl: ModelDecl, info: models.ModelInfo,
         return est, est
     res.facts["model.purpose"] = "inference"
     args = (info, decl.precision, decl.context or opts.context)
-    kwargs = {"tensor_parallel": decl.tensor_parallel or 1,
+    # Pipeline stages split weights and KV cache by layer as tensor ranks do by head, so one
+    # replica's memory is spread over tensor × pipeline GPUs; data-parallel replicas each hold it all.
+    kwargs = {"tensor_parallel": decl.gpus_per_replica,
               "gpu_memory_utilization": decl.gpu_memory_utilization}
     return (sizing.estimate_inference(*args, concurrency=1, **kwargs),
             sizing.estimate_inference(*args, concurrency=opts.concurrency, **kwargs))
@@ -92,7 +94,7 @@ def _model(res: Resource, decl: ModelDecl, opts: SizingOptions) -> sizing.Estima
                 gpu.reason if isinstance(gpu, Unknown) else "not known"
             set_unknown(res, _FACTS, f"{name} unknown: {why}")
             return est
-    usable = min(count, decl.tensor_parallel) if decl.tensor_parallel else count
+    usable = min(count, decl.gpus_per_replica) if decl.parallel_declared else count
     f["model.fits"] = sizing.fits(minimum, mem, usable, opts.fit_headroom)
     f["gpu.total_memory_gib"] = round(mem * count, 1)
     f["sizing.utilization"] = round(est.total_gib / (mem * count), 3)

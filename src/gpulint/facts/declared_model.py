@@ -21,12 +21,23 @@ _MODEL_FLAGS = ("--model", "--model-id", "--model_id", "--model-path", "--model_
                 "--load-model", "--storage-uri")
 _PRECISION_FLAGS = ("--quantization", "--quantize", "--dtype", "-q", "--torch-dtype")
 _TP_FLAGS = ("--tensor-parallel-size", "-tp", "--tp", "--tp-size", "--num-shard")
+# Pipeline and data parallelism: vLLM's long and short forms, and SGLang's --pp-size/--dp-size.
+_PP_FLAGS = ("--pipeline-parallel-size", "-pp", "--pp-size")
+_DP_FLAGS = ("--data-parallel-size", "-dp", "--dp-size")
 _CONTEXT_FLAGS = ("--max-model-len", "--max-total-tokens", "--context-length", "--ctx-size", "-c",
                   "--max-seq-len")
 _UTIL_FLAGS = ("--gpu-memory-utilization", "--mem-fraction-static")
 _SHELLS = ("sh", "bash", "dash", "zsh", "ash")
 _SERVER_COMMANDS = ("vllm", "text-generation-launcher", "sglang", "llama-server", "llama.cpp",
                     "tritonserver", "lmdeploy", "ollama")
+# Serving-engine images whose entrypoint is the server, so a container that gives only args
+# still names its engine. Matched on the repository (registry and tag stripped); llama.cpp
+# publishes several images under one repository and only the `server` tags run llama-server.
+_SERVER_IMAGES = (("vllm/vllm-openai", "vllm"), ("rocm/vllm", "vllm"),
+                  ("huggingface/text-generation-inference", "text-generation-launcher"),
+                  ("lmsysorg/sglang", "sglang"), ("nvidia/tritonserver", "tritonserver"),
+                  ("openmmlab/lmdeploy", "lmdeploy"), ("ollama/ollama", "ollama"))
+_LLAMA_CPP_IMAGES = ("ggerganov/llama.cpp", "ggml-org/llama.cpp")
 
 
 @dataclass(frozen=True)
@@ -38,7 +49,41 @@ class ModelDecl:
     context: int | None = None
     gpu_memory_utilization: float | None = None
     purpose: str | None = None
-    server: str | None = None  # serving engine seen in the command
+    server: str | None = None  # serving engine seen in the command or the image
+    pipeline_parallel: int | None = None
+    data_parallel: int | None = None
+
+    @property
+    def parallel_declared(self) -> bool:
+        return any((self.tensor_parallel, self.pipeline_parallel, self.data_parallel))
+
+    @property
+    def gpus_per_replica(self) -> int:
+        """GPUs one copy of the model is split over: tensor × pipeline parallelism."""
+        return (self.tensor_parallel or 1) * (self.pipeline_parallel or 1)
+
+    @property
+    def gpus_used(self) -> int:
+        """GPUs the server uses: tensor × pipeline × data parallelism (unset ones count 1)."""
+        return self.gpus_per_replica * (self.data_parallel or 1)
+
+
+def server_from_image(image: Any) -> str | None:
+    """The serving engine an image runs as its entrypoint, or None when the image is not one
+    of the known serving images."""
+    if not isinstance(image, str) or not image.strip():
+        return None
+    name = image.strip().split("@", 1)[0]  # a digest pins the same image
+    last = name.rsplit("/", 1)[-1]
+    repo, tag = (name.rsplit(":", 1) if ":" in last else (name, ""))
+    repo = repo.lower()
+    for suffix, server in _SERVER_IMAGES:
+        if repo == suffix or repo.endswith("/" + suffix):
+            return server
+    if any(repo == r or repo.endswith("/" + r) for r in _LLAMA_CPP_IMAGES) \
+            and tag.lower().startswith("server"):
+        return "llama-server"
+    return None
 
 
 def from_tags(tags: dict[str, Any], what: str) -> ModelDecl | None:
@@ -80,12 +125,15 @@ def _int(value: str | None) -> int | None:
         return None
 
 
-def from_command(command: list[str], env: dict[str, str], what: str) -> ModelDecl | None:
-    """Read a model server's command line (list form or a single shell string)."""
+def from_command(command: list[str], env: dict[str, str], what: str,
+                 image: str | None = None) -> ModelDecl | None:
+    """Read a model server's command line (list form or a single shell string); `image` names
+    the engine when the command does not (a serving image given only args)."""
     tokens = [_expand_env(t, env) for t in _split_args(command)]
     flags: dict[str, str] = {}
     positional_model: str | None = None
-    server = next((s for s in _SERVER_COMMANDS if any(s in t for t in tokens)), None)
+    server = next((s for s in _SERVER_COMMANDS if any(s in t for t in tokens)), None) \
+        or server_from_image(image)
     i = 0
     while i < len(tokens):
         tok = tokens[i]
@@ -131,4 +179,6 @@ def from_command(command: list[str], env: dict[str, str], what: str) -> ModelDec
         context=_int(next((flags[f] for f in _CONTEXT_FLAGS if flags.get(f)), None)
                      or env.get("MAX_MODEL_LEN") or env.get("MAX_TOTAL_TOKENS")),
         gpu_memory_utilization=util_f, server=server,
+        pipeline_parallel=_int(next((flags[f] for f in _PP_FLAGS if flags.get(f)), None)),
+        data_parallel=_int(next((flags[f] for f in _DP_FLAGS if flags.get(f)), None)),
     )

@@ -11,7 +11,8 @@ from typing import Any, Iterable
 
 from gpulint.facts import k8s_accelerators, k8s_nodes
 from gpulint.facts.common import normalise_workload, shutdown_from_tags, workload_from
-from gpulint.facts.declared_model import MODEL_ENV_VARS, ModelDecl, from_command, from_tags
+from gpulint.facts.declared_model import (MODEL_ENV_VARS, ModelDecl, from_command, from_tags,
+                                          server_from_image)
 from gpulint.facts.k8s_env import ConfigMaps, container_env
 from gpulint.facts.k8s_kinds import PodGroup, as_dict, pod_groups, scalar
 from gpulint.facts.k8s_nodepool import build_nodepool
@@ -30,11 +31,13 @@ def _container_model(c: dict[str, Any], env: dict[str, str]) -> ModelDecl | None
     command = c["command"] + c["args"]
     if isinstance(c.get("storageUri"), str):  # KServe predictor model
         command += ["--storage-uri", c["storageUri"]]
-    decl = from_command(command, env, f"container {c.get('name', '?')}")
+    image = c.get("image") if isinstance(c.get("image"), str) else None
+    decl = from_command(command, env, f"container {c.get('name', '?')}", image)
     if decl is None:
         var = next((v for v in MODEL_ENV_VARS if env.get(v)), None)
         if var:
-            decl = ModelDecl(env[var], f"container {c.get('name', '?')} env {var}")
+            decl = ModelDecl(env[var], f"container {c.get('name', '?')} env {var}",
+                             server=server_from_image(image))
     return decl
 
 
