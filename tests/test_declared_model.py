@@ -134,3 +134,16 @@ def test_tensor_pipeline_and_data_parallelism_multiply() -> None:
     sglang = _cmd("python", "-m", "sglang.launch_server", "--model-path", "m/x-7b", "--dp-size", "4")
     assert sglang is not None and sglang.gpus_used == 4 and sglang.parallel_declared
     assert not _cmd("vllm", "serve", "m/x-7b").parallel_declared  # type: ignore[union-attr]
+
+
+def test_tags_declare_parallelism_and_say_when_they_cannot() -> None:
+    d = from_tags({"gpulint.dev/model": "m/x-7b", "gpulint.dev/tensor-parallel": "2",
+                   "data-parallel": 2}, "tag")
+    assert d is not None and (d.tensor_parallel, d.data_parallel, d.gpus_used) == (2, 2, 4)
+    assert d.source == "tag gpulint.dev/model, tag gpulint.dev/tensor-parallel, tag data-parallel"
+    for bad in ("0", "two", True, 1.5):
+        d = from_tags({"model": "m/x-7b", "tensor_parallel": bad}, "label")
+        assert d is not None and not d.parallel_declared
+        assert d.parallel_unknown is not None and "label tensor_parallel" in d.parallel_unknown
+    plain = from_tags({"model": "m/x-7b"}, "tag")
+    assert plain is not None and plain.parallel_unknown is None and not plain.parallel_declared

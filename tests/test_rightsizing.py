@@ -9,8 +9,6 @@ import os
 import pytest
 
 from gpulint import rightsizing, scan
-from gpulint.facts.declared_model import ModelDecl
-from gpulint.model import Resource
 from gpulint.ruleset import load_rules
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "rules")
@@ -167,18 +165,19 @@ def test_idle_gpus_when_the_model_does_not_fit_says_raise_parallelism() -> None:
 
 
 def test_idle_gpus_on_a_terraform_instance_name_a_smaller_instance_of_the_same_gpu() -> None:
-    # Tags cannot declare parallelism yet, so build the declaration by hand.
-    res = Resource("aws_instance.x", "aws_instance", "main.tf", 1, "terraform")
-    res.facts.update({"provider": "aws", "region": "us-east-1", "instance.type": "g6e.12xlarge",
-                      "gpu.model": "L40S", "gpu.count": 4.0, "gpu.memory_gib": 44.7,
-                      "capacity": "on-demand", "replicas.desired": 1, "cost.count": 1,
-                      "cost.hourly": 10.49, "cost.monthly": 7657.7,
-                      "model.declared": ModelDecl("meta-llama/Llama-3.1-8B-Instruct", "test",
-                                                  tensor_parallel=1, server="vllm")})
-    rightsizing.apply(res)
-    assert res.facts["sizing.idle_gpus"] == 3
-    assert res.facts["sizing.idle_alternative"] == "g6e.xlarge"
-    assert res.facts["text.idle_fix"].startswith("g6e.xlarge (1× L40S")
+    # Tags declare the parallelism of a machine whose serving command is not in the code.
+    result = _scan("gpu-unused-by-parallelism/hosts.tf")
+    tp1 = _message(result, "gpu-unused-by-parallelism", "aws_instance.tagged_tp1")
+    assert "tensor parallelism is 1 (tag gpulint.dev/model, tag gpulint.dev/tensor-parallel), " \
+        "so 3 GPUs sit idle; g6e.xlarge (1× L40S" in tp1
+    gcp = _message(result, "gpu-unused-by-parallelism", "google_compute_instance.labelled_tp_pp")
+    assert "tensor parallelism 2 × pipeline parallelism 2 = 4 GPUs" in gcp
+    assert "a2-highgpu-4g (4× A100" in gcp
+    reasons = {n.address: n.reason for n in result.not_evaluated
+               if n.rule == "gpu-unused-by-parallelism"}
+    assert "variable tensor_parallel has no default" in reasons["aws_instance.tagged_tp_unset"]
+    assert "'auto' is not a whole number" in reasons["aws_instance.tagged_tp_auto"]
+    assert "tagged_tp4" not in str(reasons) and "serving engine" in reasons["aws_instance.tagged"]
 
 
 def test_previous_generation_messages() -> None:

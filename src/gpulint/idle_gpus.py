@@ -58,6 +58,9 @@ def apply(res: Resource, decl: ModelDecl, opts: SizingOptions) -> None:
         f["sizing.idle_gpus"] = 0
         return
     server = (decl.server or "").lower()
+    if decl.parallel_unknown:
+        f["sizing.idle_gpus"] = Unknown(decl.parallel_unknown)
+        return
     if decl.parallel_declared:
         used, how = decl.gpus_used, f"{_parallelism(decl)} ({decl.source})"
     elif server in ONE_GPU_BY_DEFAULT:

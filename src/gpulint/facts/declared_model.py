@@ -11,6 +11,16 @@ MODEL_TAG_KEYS = ("gpulint.dev/model", "gpulint/model", "model", "model-id", "mo
                   "ml-model", "llm-model")
 PRECISION_TAG_KEYS = ("gpulint.dev/precision", "precision", "model-precision", "dtype")
 PURPOSE_TAG_KEYS = ("gpulint.dev/purpose",)
+# Parallelism a tag or label can declare, for machines whose serving command is not in the code
+# (GCP label keys allow neither '.' nor '/', hence the plain spellings).
+PARALLEL_TAG_KEYS = {
+    "tensor_parallel": ("gpulint.dev/tensor-parallel", "gpulint/tensor-parallel",
+                        "tensor-parallel", "tensor_parallel"),
+    "pipeline_parallel": ("gpulint.dev/pipeline-parallel", "gpulint/pipeline-parallel",
+                          "pipeline-parallel", "pipeline_parallel"),
+    "data_parallel": ("gpulint.dev/data-parallel", "gpulint/data-parallel",
+                      "data-parallel", "data_parallel"),
+}
 MODEL_ENV_VARS = ("HF_MODEL_ID", "MODEL_ID", "MODEL_NAME", "MODEL", "MODEL_PATH", "LLM_MODEL",
                   "SERVED_MODEL", "HUGGING_FACE_MODEL")
 
@@ -52,6 +62,7 @@ class ModelDecl:
     server: str | None = None  # serving engine seen in the command or the image
     pipeline_parallel: int | None = None
     data_parallel: int | None = None
+    parallel_unknown: str | None = None  # why a declared parallelism could not be read
 
     @property
     def parallel_declared(self) -> bool:
@@ -86,6 +97,27 @@ def server_from_image(image: Any) -> str | None:
     return None
 
 
+def _parallel_tags(tags: dict[str, Any], what: str) -> tuple[dict[str, int], list[str], str | None]:
+    """Parallelism from tags: the sizes read, the keys they came from, and why one could not be
+    read (else None)."""
+    sizes: dict[str, int] = {}
+    used: list[str] = []
+    for field, keys in PARALLEL_TAG_KEYS.items():
+        key = next((k for k in keys if k in tags), None)
+        if key is None:
+            continue
+        value = tags[key]
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            why = getattr(value, "reason", None)
+            return sizes, used, f"{what} {key}: " + (why or f"{value!r} is not a whole number")
+        n = _int(str(value).strip())
+        if n is None or n < 1:
+            return sizes, used, f"{what} {key} = {value!r} is not a whole number of at least 1"
+        sizes[field] = n
+        used.append(f"{what} {key}")
+    return sizes, used, None
+
+
 def from_tags(tags: dict[str, Any], what: str) -> ModelDecl | None:
     for key in MODEL_TAG_KEYS:
         value = tags.get(key)
@@ -94,7 +126,10 @@ def from_tags(tags: dict[str, Any], what: str) -> ModelDecl | None:
                               if isinstance(tags.get(k), str)), None)
             purpose = next((tags[k] for k in PURPOSE_TAG_KEYS
                             if isinstance(tags.get(k), str)), None)
-            return ModelDecl(value.strip(), f"{what} {key}", precision, purpose=purpose)
+            sizes, used, why = _parallel_tags(tags, what)
+            return ModelDecl(value.strip(), ", ".join([f"{what} {key}", *used]), precision,
+                             purpose=purpose,
+                             parallel_unknown=why, **sizes)  # type: ignore[arg-type]
     return None
 
 
