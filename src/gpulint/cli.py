@@ -90,6 +90,12 @@ class LazyGroup(click.Group):
             return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
         return super().get_command(ctx, name)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        # The subcommand's arguments, for what click's parse drops: the order of --var and
+        # --var-file (gpulint.commands.var_order).
+        ctx.meta["gpulint.command_args"] = list(args[1:])
+        return super().resolve_command(ctx, args)
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="gpulint")

@@ -142,9 +142,13 @@ def build_options(kwargs: dict[str, Any]) -> Any:
     from gpulint.cli import _parse_vars
     from gpulint.terraform.module import Inputs
 
-    inputs = Inputs(var_files=list(kwargs.pop("var_files")),
-                    vars=_parse_vars(kwargs.pop("variables")),
-                    env={k: v for k, v in os.environ.items() if k.startswith("TF_VAR_")})
+    from gpulint.commands.var_order import ARGS_KEY, cli_order
+
+    variables, var_files = kwargs.pop("variables"), kwargs.pop("var_files")
+    inputs = Inputs(var_files=list(var_files), vars=_parse_vars(variables),
+                    env={k: v for k, v in os.environ.items() if k.startswith("TF_VAR_")},
+                    cli_order=cli_order(click.get_current_context().meta.get(ARGS_KEY),
+                                        variables, var_files))
     opts = scan_mod.ScanOptions(inputs=inputs, hours=kwargs.pop("hours"),
                                 max_file_bytes=kwargs.pop("max_file_size") * 1024,
                                 helm_values=list(kwargs.pop("helm_values")),

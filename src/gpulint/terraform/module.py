@@ -37,6 +37,10 @@ class Inputs:
     var_files: list[str] = field(default_factory=list)
     vars: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
+    # -var and -var-file in command-line order, as Terraform applies them: ("var-file", index
+    # into var_files) or ("var", (name, value)). Empty when the order is not known: every var
+    # file, then every var.
+    cli_order: list[tuple[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -582,14 +586,24 @@ def root_variables(files: list[ParsedFile], directory: str, inputs: Inputs,
         listing = []
     auto += [os.path.join(directory, n) for n in listing
              if n.endswith(".auto.tfvars") or n.endswith(".auto.tfvars.json")]
-    for path in auto + list(inputs.var_files):
-        data, diag = _read_tfvars(path, parse)
-        if diag:
-            diagnostics.append(diag)
-        values.update(data)
-    for key, raw in inputs.vars.items():
-        values[key] = _cli_value(raw)
+    order = inputs.cli_order or ([("var-file", i) for i in range(len(inputs.var_files))]
+                                 + [("var", pair) for pair in inputs.vars.items()])
+    for path in auto:
+        _apply_tfvars(values, path, diagnostics, parse)
+    for kind, item in order:
+        if kind == "var-file":
+            _apply_tfvars(values, inputs.var_files[item], diagnostics, parse)
+        else:
+            values[item[0]] = _cli_value(item[1])
     return values
+
+
+def _apply_tfvars(values: dict[str, Any], path: str, diagnostics: list[Diagnostic],
+                  parse: Any) -> None:
+    data, diag = _read_tfvars(path, parse)
+    if diag:
+        diagnostics.append(diag)
+    values.update(data)
 
 
 def iter_blocks(files: list[ParsedFile], type_: str) -> Iterator[tuple[ParsedFile, Block]]:

@@ -1,0 +1,1 @@
+gpu_type = "g6.xlarge"
