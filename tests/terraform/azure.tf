@@ -175,3 +175,52 @@ resource "azurerm_linux_virtual_machine_scale_set" "unresolved" {
   instances = 2
   priority  = var.size
 }
+
+# A pool takes its region from the cluster that kubernetes_cluster_id refers to.
+resource "azurerm_kubernetes_cluster" "weu" {
+  name     = "aks-weu"
+  location = "West Europe"
+  default_node_pool {
+    name       = "system"
+    vm_size    = "Standard_D4s_v5"
+    node_count = 1
+  }
+}
+
+# expect: region=westeurope region.source=code cost.monthly=2790.79
+resource "azurerm_kubernetes_cluster_node_pool" "weu_gpu" {
+  name                  = "gpu"
+  kubernetes_cluster_id = azurerm_kubernetes_cluster.weu.id
+  vm_size               = "Standard_NC6s_v3"
+  node_count            = 1
+}
+
+variable "aks_location" {}
+
+resource "azurerm_kubernetes_cluster" "somewhere" {
+  name     = "aks-var"
+  location = var.aks_location
+  default_node_pool {
+    name       = "system"
+    vm_size    = "Standard_D4s_v5"
+    node_count = 1
+  }
+}
+
+# The cluster's location is an unset variable: the pool's region is unknown, not the default.
+# expect: why:region="aks_location has no default"
+resource "azurerm_kubernetes_cluster_node_pool" "somewhere_gpu" {
+  name                  = "gpu"
+  kubernetes_cluster_id = azurerm_kubernetes_cluster.somewhere.id
+  vm_size               = "Standard_NC6s_v3"
+  node_count            = 1
+}
+
+# A cluster id from outside the module (a variable): the default region, and the report says so.
+# expect: region=eastus region.source=default
+resource "azurerm_kubernetes_cluster_node_pool" "elsewhere" {
+  name                  = "gpu"
+  kubernetes_cluster_id = "/subscriptions/0000/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/other"
+  vm_size               = "Standard_NC6s_v3"
+  node_count            = 1
+}

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from gpulint.facts.common import clean_tags, set_instance
-from gpulint.facts.tf_common import base, capacity, fixed_count, node_pool, scaling, shutdown
+from gpulint.facts.tf_common import (base, capacity, fixed_count, linked, node_pool, scaling,
+                                     shutdown)
 from gpulint.model import Resource, Unknown
 from gpulint.terraform.module import ResourceInstance
 
@@ -81,7 +82,11 @@ def _aks_taint(text: str) -> dict[str, Any]:
 
 
 def azurerm_kubernetes_cluster_node_pool(inst: ResourceInstance) -> Resource:
-    return _aks_pool(inst, inst.view)
+    # A pool has no location of its own: its nodes run in the cluster's region. The cluster is
+    # read when kubernetes_cluster_id refers to one in the same module; otherwise the region
+    # comes from the documented default (region.source says so).
+    cluster = linked(inst, inst.view, ("kubernetes_cluster_id",), "azurerm_kubernetes_cluster")
+    return _aks_pool(inst, inst.view, _location(cluster.view) if cluster else None)
 
 
 def azurerm_kubernetes_cluster(inst: ResourceInstance) -> Resource | None:
