@@ -302,3 +302,43 @@ def test_cost_threshold_is_the_diff_default(repo: Path) -> None:
     assert "more than --max-increase $100" in result.stderr
     assert _invoke("diff", "infra", "--compare-to", "base.json",
                    "--max-increase", "5000").exit_code == 0
+
+
+# --- gpulint rules -----------------------------------------------------------------------------
+
+def test_rules_lists_severities_and_enablement_as_the_scan_uses_them(repo: Path) -> None:
+    (repo / ".gpulint.yaml").write_text(
+        "rules:\n  gpu-notebook-without-shutdown: false\n  gpu-training-on-demand: error\n"
+        "  gpu-missing-cost-tags: {severity: info, options: {required: [owner]}}\n")
+    result = _invoke("rules")
+    assert result.exit_code == 0, result.output
+    listing = result.stdout
+    assert _severity(listing, "gpu-notebook-without-shutdown") == "off"
+    assert _severity(listing, "gpu-training-on-demand") == "error"
+    assert _severity(listing, "gpu-missing-cost-tags") == "info"
+    assert _severity(listing, "gpu-unused-by-parallelism") == "warning"  # as written
+    assert "(as configured by .gpulint.yaml)" in result.stdout
+    shown = _invoke("rules", "show", "gpu-missing-cost-tags")
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.startswith("gpu-missing-cost-tags (info, ")
+    assert "required = ['owner']" in shown.stdout
+    off = _invoke("rules", "show", "gpu-notebook-without-shutdown")
+    assert off.exit_code == 0 and "(off; warning when on," in off.stdout
+    # The same settings in a file named with --config, from a directory without one.
+    (repo / ".gpulint.yaml").rename(repo / "team.yaml")
+    plain = _invoke("rules").stdout
+    assert _severity(plain, "gpu-training-on-demand") == "warning" and "configured" not in plain
+    named = _invoke("rules", "--config", "team.yaml").stdout
+    assert _severity(named, "gpu-training-on-demand") == "error"
+    assert "(as configured by team.yaml)" in named
+
+
+def _severity(listing: str, rule_id: str) -> str:
+    return next(line.split()[1] for line in listing.splitlines() if line.split()[:1] == [rule_id])
+
+
+def test_rules_with_a_broken_configuration_is_a_usage_error(repo: Path) -> None:
+    (repo / ".gpulint.yaml").write_text("rules:\n  gpu-missing-cost-tag: false\n")
+    result = _invoke("rules")
+    assert result.exit_code == 2
+    assert "unknown rule 'gpu-missing-cost-tag'" in result.stderr

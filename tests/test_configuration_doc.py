@@ -47,3 +47,15 @@ def test_error_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = CliRunner().invoke(cli, ["scan"])
     assert run.exit_code == 2
     assert run.stderr.splitlines() == _blocks("console")[0].splitlines()[1:]
+
+
+def test_rules_listing_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "policies" / "gpulint").mkdir(parents=True)
+    (tmp_path / "prices.yaml").write_text("overrides: []\n")
+    (tmp_path / ".gpulint.yaml").write_text(_blocks("yaml")[0])
+    run = CliRunner().invoke(cli, ["rules"])
+    assert run.exit_code == 0, run.output
+    shown = [line for line in _blocks("console")[-1].splitlines()[1:] if line != "…"]
+    assert shown and all(line in run.stdout.splitlines() for line in shown), run.stdout

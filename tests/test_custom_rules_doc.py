@@ -42,7 +42,9 @@ def test_worked_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     assert '"rule": "org-large-gpu-needs-approval"' in run.stdout
     assert '"severity": "warning"' in run.stdout
     run = CliRunner().invoke(cli, ["rules", "show", "org-large-gpu-needs-approval"])
-    assert run.exit_code == 0 and "min_gpus = 8" in run.stdout
+    # As configured: the file's severity and option, not the rule file's.
+    assert run.exit_code == 0 and "min_gpus = 4" in run.stdout
+    assert run.stdout.startswith("org-large-gpu-needs-approval (warning, governance)")
 
 
 def test_error_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

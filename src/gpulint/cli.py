@@ -188,23 +188,46 @@ def scan(fmt: str, output: str | None, fail_on: str, baseline_file: str | None,
 @cli.group(invoke_without_command=True)
 @click.option("--rules-dir", "rules_dirs", multiple=True,
               type=click.Path(exists=True, file_okay=False), help="Extra directory of rule files.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False),
+              help="Configuration file (default: .gpulint.yaml or [tool.gpulint] in "
+                   "pyproject.toml, searched upwards from the working directory).")
 @click.pass_context
-def rules(ctx: click.Context, rules_dirs: tuple[str, ...]) -> None:
-    """List the rules, or explain one with `gpulint rules show ID`."""
-    if not rules_dirs:  # the configuration's custom rule directories, if any
-        from gpulint.config import ConfigError, resolve
+def rules(ctx: click.Context, rules_dirs: tuple[str, ...], config_file: str | None) -> None:
+    """List the rules, or explain one with `gpulint rules show ID`.
 
-        try:
-            config = resolve(None, ())
-        except ConfigError as e:
-            _fail_usage(str(e))
-        rules_dirs = tuple(config.cli_defaults().get("rules_dirs", ())) if config else ()
+    Severities and enablement are those a scan uses: the configuration file's `rules` settings
+    applied (a disabled rule is listed as `off`)."""
+    from gpulint.config import ConfigError, resolve
+
+    try:
+        config = resolve(config_file, ())
+    except ConfigError as e:
+        _fail_usage(str(e))
+    if config is not None:
+        ctx.meta["gpulint.config"] = config
+        if not rules_dirs:  # the configuration's custom rule directories, if any
+            rules_dirs = tuple(config.cli_defaults().get("rules_dirs", ()))
     ctx.obj["rules_dirs"] = rules_dirs
     if ctx.invoked_subcommand is None:
-        loaded = _load_rules(rules_dirs)
-        width = max(len(r.id) for r in loaded)
-        for r in sorted(loaded, key=lambda r: r.id):
-            click.echo(f"{r.id:<{width}}  {r.severity.value:<7}  {r.summary}")
+        listed, enabled = _configured_rules(rules_dirs)
+        width = max(len(r.id) for r in listed)
+        for r in listed:
+            severity = enabled[r.id].severity.value if r.id in enabled else "off"
+            click.echo(f"{r.id:<{width}}  {severity:<7}  {r.summary}")
+        if config is not None:
+            click.echo(f"\n(as configured by {os.path.relpath(config.path)})")
+
+
+def _configured_rules(rules_dirs: tuple[str, ...]) -> tuple[list[Any], dict[str, Any]]:
+    """Every loaded rule sorted by id (as written), and the enabled ones by id as the
+    configuration sets them (the ones a scan runs)."""
+    from gpulint.ruleset import RuleError, load_rules
+
+    try:
+        written = sorted(load_rules(rules_dirs), key=lambda r: r.id)
+    except RuleError as e:
+        _fail_usage(f"invalid rules\n{e}")
+    return written, {r.id: r for r in _load_rules(rules_dirs)}
 
 
 @rules.command("show")
@@ -214,18 +237,23 @@ def rules_show(ctx: click.Context, rule_id: str) -> None:
     """Explain one rule, with a bad and a good example."""
     import difflib
 
-    loaded = {r.id: r for r in _load_rules(ctx.obj.get("rules_dirs", ()))}
-    rule = loaded.get(rule_id)
-    if rule is None:
+    written, enabled = _configured_rules(ctx.obj.get("rules_dirs", ()))
+    loaded = {r.id: r for r in written}
+    if rule_id not in loaded:
         near = difflib.get_close_matches(rule_id, list(loaded), n=1)
         _fail_usage(f"no such rule: {rule_id!r}" + (f" (did you mean {near[0]!r}?)" if near else ""))
-    lines = [f"{rule.id} ({rule.severity.value}, {rule.category}): {rule.summary}", "",
+    rule = enabled.get(rule_id, loaded[rule_id])
+    state = rule.severity.value if rule_id in enabled else f"off; {rule.severity.value} when on"
+    lines = [f"{rule.id} ({state}, {rule.category}): {rule.summary}", "",
              rule.docs["why"].strip(), "", "How to fix: " + rule.remediation.strip()]
     if rule.options:
         lines += ["", "Options: " + ", ".join(f"{k} = {v!r}" for k, v in rule.options.items())]
     lines += ["", "Flagged:", _indent(rule.docs["bad"]), "Fixed:", _indent(rule.docs["good"])]
     if rule.references:
         lines += ["References:"] + [f"  {u}" for u in rule.references]
+    config = ctx.meta.get("gpulint.config")
+    if config is not None:
+        lines += ["", f"(as configured by {os.path.relpath(config.path)})"]
     click.echo("\n".join(lines))
 
 
