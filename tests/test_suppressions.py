@@ -106,3 +106,41 @@ def test_report_with_suppressed_findings_matches_the_schema() -> None:
         schema = json.load(fh)
     doc = report.build(_run(), 730.0, show_suppressed=True)
     Draft202012Validator(schema).validate(json.loads(json.dumps(doc)))
+
+
+# --- at the end of a line ----------------------------------------------------------------------
+
+TRAILING = os.path.join(HERE, "workflow", "trailing_suppressions")
+
+
+def test_trailing_comments_suppress_the_resource_they_sit_in() -> None:
+    result = scan.run([os.path.relpath(TRAILING)], load_rules(),
+                      scan.ScanOptions(today=dt.date(2026, 1, 15)))
+    assert _suppressed(result) == {"aws_instance.hash", "aws_instance.slashes",
+                                   "aws_instance.opening_line", "Deployment/trailing"}
+    assert {"aws_instance.in_string", "aws_instance.url", "aws_instance.other_rule",
+            "aws_instance.no_reason", "Deployment/quoted"} <= set(_tag_findings(result))
+    reasons = {f.address: s.reason for f, s in result.suppressed}
+    assert reasons["aws_instance.slashes"] == "tagged by the account's tag policy"
+    messages = {(os.path.basename(d.path), d.line): d.message for d in result.diagnostics}
+    with open(os.path.join(TRAILING, "main.tf"), encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    other = next(i for i, t in enumerate(lines, 1) if "not training" in t)
+    bare = next(i for i, t in enumerate(lines, 1) if t.rstrip().endswith("gpu-missing-cost-tags"))
+    assert "unused suppression" in messages[("main.tf", other)]
+    assert "give a reason" in messages[("main.tf", bare)]
+    assert not [d for d in result.diagnostics if d.path.endswith("serve.yaml")]
+
+
+def test_trailing_comment_start() -> None:
+    from gpulint.comments import trailing_comment
+
+    assert trailing_comment('  a = "x" # c') == 10
+    assert trailing_comment('  a = "x" // c') == 10
+    assert trailing_comment('  a = "x # y"') is None  # in a string
+    assert trailing_comment('  a = "say \\"hi\\" # y"') is None  # escaped quotes
+    assert trailing_comment("  a = b#c") is None  # YAML: '#' after a space only
+    assert trailing_comment("  url: https://x//y") is None
+    assert trailing_comment("  note: 'it''s # here'") is None  # a single-quoted YAML scalar
+    assert trailing_comment("  name: don't # c") == 14  # an apostrophe in plain text
+    assert trailing_comment("  # own line") is None  # not after code

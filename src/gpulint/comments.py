@@ -1,4 +1,5 @@
-"""One scanner for `# key: value` comments that refer to the next line of code.
+"""One scanner for `# key: value` comments that refer to the next line of code, or, at the end
+of a line of code, to that line.
 
 Used by the rule-fixture tests (`# ruleid:` / `# ok:`) and by inline suppressions.
 """
@@ -26,13 +27,44 @@ def _is_code(line: str) -> bool:
     return bool(stripped) and not stripped.startswith(("#", "//")) and stripped != "---"
 
 
-def directives(text: str, keys: set[str]) -> list[Directive]:
+def trailing_comment(line: str) -> int | None:
+    """Where a `#` or `//` comment starts after code on the line, or None.
+
+    The marker must follow whitespace (YAML's rule for `#`, and it keeps `a//b` paths and
+    `http://` out) and sit outside a quoted string: double quotes (HCL and YAML, with backslash
+    escapes) and single quotes opening a YAML scalar (after a space, `:`, `[`, `{` or `,`, so an
+    apostrophe in plain text is not taken for one; `''` inside is a quote).
+    """
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if (ch == "\\" and quote == '"') or (ch == "'" == quote and line[i + 1:i + 2] == "'"):
+                i += 1  # an escaped character, or YAML's '' for a quote inside '…'
+            elif ch == quote:
+                quote = ""
+        elif ch == '"' or (ch == "'" and (i == 0 or line[i - 1] in " \t:[{,")):
+            quote = ch
+        elif (ch == "#" or line.startswith("//", i)) and i > 0 and line[i - 1] in " \t":
+            return i if line[:i].strip() else None
+        i += 1
+    return None
+
+
+def directives(text: str, keys: set[str], trailing: bool = False) -> list[Directive]:
+    """Directives on lines of their own, referring to the next line of code; with `trailing`,
+    also those at the end of a line of code, referring to that line."""
     lines = text.splitlines()
     out: list[Directive] = []
     for i, line in enumerate(lines):
         m = _COMMENT.match(line)
-        if not m or m.group("key") not in keys:
-            continue
-        target = next((j + 1 for j in range(i + 1, len(lines)) if _is_code(lines[j])), 0)
-        out.append(Directive(m.group("key"), m.group("value"), i + 1, target))
+        if m and m.group("key") in keys:
+            target = next((j + 1 for j in range(i + 1, len(lines)) if _is_code(lines[j])), 0)
+            out.append(Directive(m.group("key"), m.group("value"), i + 1, target))
+        elif trailing and not m and any(k in line for k in keys):
+            start = trailing_comment(line)
+            m = _COMMENT.match(line[start:]) if start is not None else None
+            if m and m.group("key") in keys:
+                out.append(Directive(m.group("key"), m.group("value"), i + 1, i + 1))
     return out

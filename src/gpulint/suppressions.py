@@ -1,7 +1,7 @@
 """Inline suppressions: `# gpulint:ignore <rule-id>[,<rule-id>] [until=YYYY-MM-DD] -- <reason>`.
 
-A comment on the line before a resource (other comments may sit between) or anywhere inside its
-block applies to that resource; so does the Kubernetes annotation `gpulint.dev/ignore` on the
+A comment on the line before a resource (other comments may sit between), anywhere inside its
+block, or at the end of a line of code inside it applies to that resource; so does the Kubernetes annotation `gpulint.dev/ignore` on the
 object. A suppression without a reason (when reasons are required), with a bad date, or naming an
 unknown rule is not honoured and is reported; one past its date no longer hides the finding; one
 that hides nothing is reported as unused. All of these are diagnostics (docs/suppressions.md).
@@ -66,7 +66,7 @@ def from_text(path: str, text: str) -> list[Suppression]:
     if COMMENT_KEY not in text:  # most files have none; skip the line scan
         return []
     return [parse(path, d.comment_line, d.target_line, d.value)
-            for d in directives(text, {COMMENT_KEY})]
+            for d in directives(text, {COMMENT_KEY}, trailing=True)]
 
 
 def from_annotations(path: str, line: int, metadata: Any) -> list[Suppression]:
