@@ -342,3 +342,18 @@ def test_rules_with_a_broken_configuration_is_a_usage_error(repo: Path) -> None:
     result = _invoke("rules")
     assert result.exit_code == 2
     assert "unknown rule 'gpu-missing-cost-tag'" in result.stderr
+
+
+def test_model_declaration_with_parallelism(repo: Path) -> None:
+    (repo / ".gpulint.yaml").write_text(
+        "models:\n  - address: aws_instance.train\n    model: meta-llama/Llama-3.1-8B-Instruct\n"
+        "    purpose: inference\n    tensor_parallel: 2\n    data_parallel: 2\n")
+    _, doc = _json_scan("infra")
+    idle = [f for f in doc["findings"] if f["rule"] == "gpu-unused-by-parallelism"]
+    assert [f["address"] for f in idle] == ["aws_instance.train"]
+    assert "tensor parallelism 2 × data parallelism 2 = 4 GPUs (config .gpulint.yaml), " \
+        "so 4 GPUs sit idle" in idle[0]["message"]
+    (repo / ".gpulint.yaml").write_text(
+        "models:\n  - address: aws_instance.train\n    model: m/x-7b\n    tensor_parallel: 0\n")
+    result = _invoke("scan", "infra")
+    assert result.exit_code == 2 and "models[0].tensor_parallel" in result.stderr

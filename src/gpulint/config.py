@@ -380,7 +380,10 @@ def apply(config: Config, opts: Any) -> None:
     d = config.data
     for m in d.get("models", []):
         decl = ModelDecl(m["model"], f"config {os.path.basename(config.path)}",
-                         precision=m.get("precision"), purpose=m.get("purpose"))
+                         precision=m.get("precision"), purpose=m.get("purpose"),
+                         tensor_parallel=m.get("tensor_parallel"),
+                         pipeline_parallel=m.get("pipeline_parallel"),
+                         data_parallel=m.get("data_parallel"))
         opts.model_declarations.append(ModelDeclaration(
             decl, m.get("address"), config.relative(m["path"]) if "path" in m else None))
     for address, hours in d.get("usage_hours", {}).get("by_resource", {}).items():

@@ -49,6 +49,7 @@ tags:
 #     model: meta-llama/Llama-3.1-8B-Instruct
 #     precision: bf16
 #     purpose: inference                   # inference, training, fine-tune, lora, qlora
+#     tensor_parallel: 1                   # GPUs used: tensor × pipeline_parallel × data_parallel
 #   - path: k8s/serving/*                  # or a path glob, relative to this file
 #     model: mistralai/Mistral-7B-Instruct-v0.3
 
