@@ -8,9 +8,10 @@ reference cycles, so they never need the collector: reference counting frees the
 
 - `paused()` switches the collector off while trees are loaded (unpickled from the cache or from
   a worker) and back on after.
-- Inside `scan_scope()`, `spare_loaded()` moves everything alive into the permanent generation
-  (`gc.freeze()`), which later collections skip; on leaving the scope it is all handed back
-  (`gc.unfreeze()`), so nothing stays exempt after a scan, even in a long-lived process.
+- Inside `scan_scope()`, the end of `paused()` (`spare_loaded()`) moves everything alive into
+  the permanent generation (`gc.freeze()`), which later collections skip; on leaving the scope
+  it is all handed back (`gc.unfreeze()`), so nothing stays exempt after a scan, even in a
+  long-lived process.
   Outside a scope, or when the process had frozen objects of its own, `spare_loaded()` does
   nothing: a library caller's heap is left alone.
 """
@@ -27,12 +28,15 @@ _owner = False  # whether the outermost scope may freeze (the process had frozen
 
 @contextmanager
 def paused() -> Iterator[None]:
-    """The collector off for the block; objects made in it must not form reference cycles."""
+    """The collector off for the block; objects made in it must not form reference cycles.
+    Inside a scan they are then spared (frozen) before the collector is back on: otherwise its
+    first run would traverse all of them at once."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        spare_loaded()
         if enabled:
             gc.enable()
 

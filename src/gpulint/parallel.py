@@ -112,7 +112,6 @@ def parse_files(files: list[SourceFile], max_bytes: int, jobs: int = 0,
             outcomes[index].parsed = pickle.loads(blob)
     if store:
         store.flush()
-    collector.spare_loaded()
     return outcomes
 
 
