@@ -32,8 +32,9 @@ class HclSyntaxError(Exception):
 class _Node:
     """Pickled as (class, field values) rather than pickle's default for a dataclass (a new
     object, then its __dict__ filled from a dict of names): the parse cache holds these trees
-    and a warm run loads about 40,000 nodes per 1,000 files, which loads about 2.5× faster and
-    takes a third less space this way (docs/performance.md)."""
+    and a warm run loads about 40,000 nodes per 1,000 files; this way the entries are 28 %
+    smaller and load 1.25× faster, with fewer objects for the garbage collector to track
+    (docs/performance.md)."""
 
     __slots__ = ()
 
