@@ -29,18 +29,14 @@ def test_reads_the_whole_file(tmp_path: Path) -> None:
     assert source.read_bytes(str(f), 5000) == (b"x" * 3000, None)
 
 
-def test_a_file_that_grew_after_the_stat_is_read_to_its_end(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("limit, read_whole", [(5000, True), (2048, False)])
+def test_a_file_that_grew_after_the_stat_is_read_on_to_the_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int, read_whole: bool) -> None:
     f = tmp_path / "a.tf"
     f.write_bytes(b"y" * 3000)
-    _stat_says(monkeypatch, 10)
-    assert source.read_bytes(str(f), 5000) == (b"y" * 3000, None)
-
-
-def test_a_file_that_grew_past_the_limit_is_skipped(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    f = tmp_path / "a.tf"
-    f.write_bytes(b"z" * 3000)
-    _stat_says(monkeypatch, 10)
-    data, diag = source.read_bytes(str(f), 2048)
-    assert data is None and diag is not None and "larger than 2 KiB" in diag.message
+    _stat_says(monkeypatch, 10)  # the stat saw 10 bytes; 3,000 are there when it is read
+    data, diag = source.read_bytes(str(f), limit)
+    if read_whole:
+        assert (data, diag) == (b"y" * 3000, None)
+    else:
+        assert data is None and diag is not None and "larger than 2 KiB" in diag.message
