@@ -38,13 +38,21 @@ def _display(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
+def _display_in(rel_dir: str, name: str, path: str) -> str:
+    """`_display(path)` for the file `name` of a directory whose relative path is `rel_dir`:
+    one relpath call per directory instead of one per file (relpath asks for the working
+    directory each time)."""
+    rel = name if rel_dir == "." else os.path.join(rel_dir, name)
+    return path if rel.startswith("..") else rel
+
+
 def discover(paths: list[str]) -> Discovery:
     """Walk the given paths in a stable order; a missing path is a diagnostic, not a crash."""
     files: list[SourceFile] = []
     diags: list[Diagnostic] = []
     seen: set[object] = set()
 
-    def add(path: str, explicit: bool) -> None:
+    def add(path: str, explicit: bool, shown: str | None = None) -> None:
         kind = classify(path)
         if kind is None:
             return
@@ -59,7 +67,7 @@ def discover(paths: list[str]) -> Discovery:
         if real in seen:
             return
         seen.add(real)
-        files.append(SourceFile(_display(path), kind))
+        files.append(SourceFile(shown if shown is not None else _display(path), kind))
 
     for root in paths:
         if os.path.isfile(root):
@@ -79,6 +87,8 @@ def discover(paths: list[str]) -> Discovery:
                 continue
             visited.add((st.st_dev, st.st_ino))
             dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+            rel_dir = os.path.relpath(dirpath)
             for name in sorted(filenames):
-                add(os.path.join(dirpath, name), False)
+                path = os.path.join(dirpath, name)
+                add(path, False, _display_in(rel_dir, name, path))
     return Discovery(files, diags)

@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from gpulint import collector
 from gpulint.cache import ParseCache
 from gpulint.model import Diagnostic, SourceFile
 from gpulint.parse.source import Parsed, decode, diagnostics, parse_to_bytes, read_bytes
@@ -95,34 +96,41 @@ def parse_files(files: list[SourceFile], max_bytes: int, jobs: int = 0,
     store = cache
     outcomes: list[Outcome] = []
     todo: list[tuple[int, str, str, bytes]] = []  # (index, cache key, kind, data)
-    done = 0
     total = len(files)
-    for sf in files:
-        data, diag = read_bytes(sf.path, max_bytes)
-        outcome = Outcome(sf.path, None, diag)
-        outcomes.append(outcome)
-        if data is None:
-            done += 1
-            continue
-        if KEEP_TEXT_MARKER in data:
-            outcome.text, _ = decode(data)
-        key = store.key(sf.kind, data) if store else ""
-        hit = store.get(key) if store else None
-        if isinstance(hit, Parsed) and hit.kind == sf.kind:
-            outcome.parsed = hit
-            done += 1
-            continue
-        todo.append((len(outcomes) - 1, key, sf.kind, data))
+    with collector.paused():
+        for sf in files:
+            _read_one(sf, max_bytes, store, outcomes, todo)
+    done = len(outcomes) - len(todo)  # unreadable or served from the cache
     if progress and done:
         progress(done, total)
     workers = min(resolve_jobs(jobs), max(1, -(-len(todo) // CHUNK_FILES)))
-    for (index, key, _, _), blob in zip(todo, _run(todo, workers, progress, done, total)):
-        if store:
-            store.put(key, blob)
-        outcomes[index].parsed = pickle.loads(blob)
+    blobs = _run(todo, workers, progress, done, total)
+    with collector.paused():
+        for (index, key, _, _), blob in zip(todo, blobs):
+            if store:
+                store.put(key, blob)
+            outcomes[index].parsed = pickle.loads(blob)
     if store:
         store.flush()
     return outcomes
+
+
+def _read_one(sf: SourceFile, max_bytes: int, store: ParseCache | None, outcomes: list[Outcome],
+              todo: list[tuple[int, str, str, bytes]]) -> None:
+    """Read a file; take its outcome from the cache, or queue it for parsing."""
+    data, diag = read_bytes(sf.path, max_bytes)
+    outcome = Outcome(sf.path, None, diag)
+    outcomes.append(outcome)
+    if data is None:
+        return
+    if KEEP_TEXT_MARKER in data:
+        outcome.text, _ = decode(data)
+    key = store.key(sf.kind, data) if store else ""
+    hit = store.get(key) if store else None
+    if isinstance(hit, Parsed) and hit.kind == sf.kind:
+        outcome.parsed = hit
+        return
+    todo.append((len(outcomes) - 1, key, sf.kind, data))
 
 
 def parse_one(path: str, kind: str, max_bytes: int, cache: ParseCache | None = None) -> Outcome:

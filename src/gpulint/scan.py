@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from gpulint import cost, declarations, linking, rightsizing, suppressions
+from gpulint import collector, cost, declarations, linking, rightsizing, suppressions
 from gpulint.discover import discover
 from gpulint.engine import evaluate
 from gpulint.facts import kubernetes as k8s_facts
@@ -69,6 +69,12 @@ class ScanResult:
 
 
 def run(paths: list[str], rules: list[Rule], options: ScanOptions | None = None) -> ScanResult:
+    # Parsed trees are kept out of garbage collections until the scan ends (collector.py).
+    with collector.scan_scope():
+        return _run(paths, rules, options)
+
+
+def _run(paths: list[str], rules: list[Rule], options: ScanOptions | None) -> ScanResult:
     opts = options or ScanOptions()
     found = discover(paths)
     if opts.exclude:

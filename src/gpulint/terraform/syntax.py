@@ -29,80 +29,93 @@ class HclSyntaxError(Exception):
         self.line = line
 
 
+class _Node:
+    """Pickled as (class, field values) rather than pickle's default for a dataclass (a new
+    object, then its __dict__ filled from a dict of names): the parse cache holds these trees
+    and a warm run loads about 40,000 nodes per 1,000 files; this way the entries are 28 %
+    smaller and load 1.25× faster, with fewer objects for the garbage collector to track
+    (docs/performance.md)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return type(self), tuple([getattr(self, name) for name in self.__dataclass_fields__])  # type: ignore[attr-defined]
+
+
 # ---- expression nodes -------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Literal:
+class Literal(_Node):
     value: Any
 
 
 @dataclass(frozen=True)
-class Template:
+class Template(_Node):
     parts: tuple[Union[str, "Expr"], ...]
 
 
 @dataclass(frozen=True)
-class Var:
+class Var(_Node):
     name: str  # a root name: var, local, each, count, module, data, or a resource type
 
 
 @dataclass(frozen=True)
-class GetAttr:
+class GetAttr(_Node):
     target: "Expr"
     name: str
 
 
 @dataclass(frozen=True)
-class Index:
+class Index(_Node):
     target: "Expr"
     key: "Expr"
 
 
 @dataclass(frozen=True)
-class Splat:
+class Splat(_Node):
     target: "Expr"
     steps: tuple[tuple[str, Any], ...]  # ("attr", name) | ("index", Expr)
 
 
 @dataclass(frozen=True)
-class Call:
+class Call(_Node):
     name: str
     args: tuple["Expr", ...]
     expand_last: bool = False
 
 
 @dataclass(frozen=True)
-class Conditional:
+class Conditional(_Node):
     cond: "Expr"
     then: "Expr"
     other: "Expr"
 
 
 @dataclass(frozen=True)
-class BinOp:
+class BinOp(_Node):
     op: str
     left: "Expr"
     right: "Expr"
 
 
 @dataclass(frozen=True)
-class UnaryOp:
+class UnaryOp(_Node):
     op: str
     operand: "Expr"
 
 
 @dataclass(frozen=True)
-class TupleExpr:
+class TupleExpr(_Node):
     items: tuple["Expr", ...]
 
 
 @dataclass(frozen=True)
-class ObjectExpr:
+class ObjectExpr(_Node):
     items: tuple[tuple["Expr", "Expr"], ...]
 
 
 @dataclass(frozen=True)
-class ForExpr:
+class ForExpr(_Node):
     key_var: str | None
     value_var: str
     collection: "Expr"
@@ -113,7 +126,7 @@ class ForExpr:
 
 
 @dataclass(frozen=True)
-class Unsupported:
+class Unsupported(_Node):
     what: str
 
 
@@ -124,14 +137,14 @@ Expr = Union[Literal, Template, Var, GetAttr, Index, Splat, Call, Conditional, B
 # ---- structure --------------------------------------------------------------------------
 
 @dataclass
-class Attribute:
+class Attribute(_Node):
     name: str
     expr: Expr
     line: int
 
 
 @dataclass
-class Block:
+class Block(_Node):
     type: str
     labels: list[str]
     line: int
