@@ -175,3 +175,23 @@ resource "azurerm_linux_virtual_machine_scale_set" "unresolved" {
   instances = 2
   priority  = var.size
 }
+
+# A node pool has no location of its own: it runs in its cluster's region (westeurope, not
+# the eastus default). 4.775 × 2 × 730.
+resource "azurerm_kubernetes_cluster" "weu" {
+  name     = "aks-weu"
+  location = "West Europe"
+  default_node_pool {
+    name       = "system"
+    vm_size    = "Standard_D4s_v5"
+    node_count = 2
+  }
+}
+
+# expect: region=westeurope region.source=code cost.monthly=6971.50
+resource "azurerm_kubernetes_cluster_node_pool" "weu_gpu" {
+  name                  = "gpu"
+  kubernetes_cluster_id = azurerm_kubernetes_cluster.weu.id
+  vm_size               = "Standard_NC24ads_A100_v4"
+  node_count            = 2
+}

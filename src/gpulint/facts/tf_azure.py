@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from gpulint.facts.common import clean_tags, set_instance
-from gpulint.facts.tf_common import base, capacity, fixed_count, node_pool, scaling, shutdown
+from gpulint.facts.tf_common import (base, capacity, fixed_count, linked, node_pool, scaling,
+                                     shutdown)
 from gpulint.model import Resource, Unknown
 from gpulint.terraform.module import ResourceInstance
 
@@ -81,7 +82,10 @@ def _aks_taint(text: str) -> dict[str, Any]:
 
 
 def azurerm_kubernetes_cluster_node_pool(inst: ResourceInstance) -> Resource:
-    return _aks_pool(inst, inst.view)
+    # A node pool has no location argument: it runs where its cluster does.
+    cluster = linked(inst, inst.view, ("kubernetes_cluster_id",), "azurerm_kubernetes_cluster")
+    location = _location(cluster.view) if cluster is not None else None
+    return _aks_pool(inst, inst.view, location)
 
 
 def azurerm_kubernetes_cluster(inst: ResourceInstance) -> Resource | None:
