@@ -16,6 +16,7 @@ from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.parser import parse_hcl
 from gpulint.terraform.syntax import Block, GetAttr, HclSyntaxError, ObjectExpr, Var
 from gpulint.terraform.values import expression_refs, expression_strings, module_refs
+from gpulint.terraform.types import apply_type
 
 MAX_MODULE_DEPTH = 16
 # Bounds on expansion, so `count = 1e9` or modules fanning out at every level cannot exhaust
@@ -256,6 +257,9 @@ class Module:
                 out[name] = evaluate(decl.attributes["default"].expr, empty)
             else:
                 out[name] = Unknown(f"variable {name} has no default and no value was given")
+                continue
+            if "type" in decl.attributes:  # optional() attribute defaults
+                out[name] = apply_type(out[name], decl.attributes["type"].expr)
         return out
 
     def _resolve_root(self, name: str) -> Any:
