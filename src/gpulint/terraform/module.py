@@ -140,6 +140,9 @@ class ResourceInstance:
     peers: Peers = field(default_factory=Peers)
     # Set when count/for_each could not be evaluated and the resource is reported once.
     expansion_unknown: Unknown | None = None
+    # Files of the module calls that instantiated it, innermost first: a change to the call's
+    # inputs is a change to this resource (pre-commit passes only the calling file).
+    call_paths: tuple[str, ...] = field(default=(), init=False)
 
     def peer(self, type_: str, name: str) -> "ResourceInstance | None":
         found = self.peers.get((type_, name))
@@ -537,11 +540,14 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
                                            f"module call not expanded: {keys.reason}"))
         return
     outputs: dict[str, Any] = {}
+    first = len(result.resources)
     for suffix, scope in keys:
         inputs = {k: evaluate(a.expr, scope) for k, a in call.attributes.items() if k not in meta}
         child = load_module(target, child_files, inputs, providers, addr + suffix,
                             parent.depth + 1, parse_dir, result)
         outputs[suffix] = _LazyOutputs(child)
+    for inst in result.resources[first:]:
+        inst.call_paths += (f.path,)
     if "count" in call.attributes:
         parent.calls[name] = list(outputs.values())
     elif "for_each" in call.attributes:
