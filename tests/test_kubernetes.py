@@ -228,3 +228,13 @@ def test_gke_accelerator_label_of_a_bundled_machine_type(linked: dict[str, Resou
     r = linked["Pod/by-gke-accelerator"]
     assert _facts(r, "node_pool", "instance.type", "region") == \
         ("google_container_node_pool.l4", "g2-standard-8", "europe-west4")
+
+
+def test_negative_counts_are_unknown_not_negative_costs() -> None:
+    found = _scan("negative-counts.yaml")
+    neg = found["Deployment/negative"]
+    assert neg.facts["replicas.desired"].reason == "replicas -1 is negative"
+    assert isinstance(neg.facts["cost.monthly"], Unknown)
+    scaled = found["Deployment/scaled"]
+    assert scaled.facts["replicas.min"].reason == "replica bound -2 is negative"
+    assert isinstance(scaled.facts["cost.monthly"], Unknown)

@@ -35,8 +35,9 @@ def link(resources: list[Resource], objects: Iterable[K8sObject]) -> None:
 def _count(value: Any, default: int) -> Any:
     if value is None:
         return default
-    return value if isinstance(value, int) and not isinstance(value, bool) else \
-        Unknown(f"replica bound {value!r} is not a number")
+    if not isinstance(value, int) or isinstance(value, bool):
+        return Unknown(f"replica bound {value!r} is not a number")
+    return Unknown(f"replica bound {value!r} is negative") if value < 0 else value
 
 
 def _bounds(doc: dict[str, Any]) -> tuple[Any, Any, Any] | None:
