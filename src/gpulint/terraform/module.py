@@ -235,6 +235,10 @@ class Module:
         self._resolving: set[str] = set()
         self.var_decls: dict[str, Block] = {}
         self.output_decls: dict[str, Block] = {}
+        # Managed resources by type and name: `azurerm_resource_group.rg.location` is the
+        # value written in that block, known before apply.
+        self.resource_decls: dict[str, dict[str, Block]] = {}
+        self.resolving: set[tuple[int, str]] = set()
         # Local module calls by name: their outputs, one per instance ([i] / ["key"]) when
         # the call has count or for_each.
         self.calls: dict[str, Any] = {}
@@ -247,6 +251,8 @@ class Module:
                     self.var_decls[b.labels[0]] = b
                 elif b.type == "output" and b.labels:
                     self.output_decls[b.labels[0]] = b
+                elif b.type == "resource" and len(b.labels) == 2:
+                    self.resource_decls.setdefault(b.labels[0], {})[b.labels[1]] = b
         self.scope = Scope(resolver=self._resolve_root)
 
     # -- names --------------------------------------------------------------------------
@@ -280,6 +286,8 @@ class Module:
             return _ModuleCalls(self)
         if name in {"each", "count", "self"}:
             return Unknown(f"{name} is only valid inside a resource")
+        if name in self.resource_decls:
+            return _Resources(self, name)
         return Unknown(f"'{name}.…' refers to another resource, known only after apply")
 
     def local(self, name: str) -> Any:
@@ -357,6 +365,40 @@ class _ModuleCalls(_LazyVars):
         found = self._m.calls.get(key)
         return found if found is not None else \
             Unknown(f"module.{key} was not evaluated (not a local or downloaded module)")
+
+
+class _Resources(_LazyVars):
+    """`TYPE.NAME` of a resource in the module: its configured arguments."""
+
+    def __init__(self, module: Module, type_: str) -> None:
+        super().__init__(module)
+        self._type = type_
+
+    def __getitem__(self, key: str) -> Any:
+        block = self._m.resource_decls[self._type].get(key)
+        if block is None or "count" in block.attributes or "for_each" in block.attributes:
+            return Unknown(f"'{self._type}.{key}' refers to another resource, known only after "
+                           "apply")
+        return _Configured(self._m, block, f"{self._type}.{key}")
+
+
+class _Configured(_LazyVars):
+    """A resource's arguments as written; the rest (ids, computed values) only after apply."""
+
+    def __init__(self, module: Module, block: Block, address: str) -> None:
+        super().__init__(module)
+        self._block, self._address = block, address
+
+    def __getitem__(self, key: str) -> Any:
+        attr = self._block.attributes.get(key)
+        marker = (id(self._block), key)
+        if attr is None or marker in self._m.resolving:  # computed, or a reference cycle
+            return Unknown(f"'{self._address}.{key}' is known only after apply")
+        self._m.resolving.add(marker)
+        try:
+            return evaluate(attr.expr, self._m.scope)
+        finally:
+            self._m.resolving.discard(marker)
 
 
 def _providers(files: list[ParsedFile], scope: Scope,
