@@ -239,6 +239,7 @@ class Module:
         # value written in that block, known before apply.
         self.resource_decls: dict[str, dict[str, Block]] = {}
         self.resolving: set[tuple[int, str]] = set()
+        self.configured: dict[tuple[int, str], Any] = {}  # evaluated once each
         # Local module calls by name: their outputs, one per instance ([i] / ["key"]) when
         # the call has count or for_each.
         self.calls: dict[str, Any] = {}
@@ -394,11 +395,13 @@ class _Configured(_LazyVars):
         marker = (id(self._block), key)
         if attr is None or marker in self._m.resolving:  # computed, or a reference cycle
             return Unknown(f"'{self._address}.{key}' is known only after apply")
-        self._m.resolving.add(marker)
-        try:
-            return evaluate(attr.expr, self._m.scope)
-        finally:
-            self._m.resolving.discard(marker)
+        if marker not in self._m.configured:
+            self._m.resolving.add(marker)
+            try:
+                self._m.configured[marker] = evaluate(attr.expr, self._m.scope)
+            finally:
+                self._m.resolving.discard(marker)
+        return self._m.configured[marker]
 
 
 def _providers(files: list[ParsedFile], scope: Scope,
