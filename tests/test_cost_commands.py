@@ -36,6 +36,19 @@ def test_catalog_instance_type_text_shows_default_region_cheapest_and_source() -
     assert f"as of {catalog.metadata()['snapshot_date']}; source skypilot-org" in out
 
 
+def test_catalog_spot_only_type_shows_its_cheapest_spot_region() -> None:
+    # p5e.48xlarge has spot prices but no on-demand price in any region of the snapshot:
+    # the short listing must still show a price, and say why it is a spot one.
+    code, out = _run("catalog", "p5e.48xlarge")
+    assert code == 0
+    table = catalog.price_table("aws", "p5e.48xlarge")
+    spot = {region: p.spot for region, p in table.items() if p.spot}
+    assert spot and not any(p.ondemand for p in table.values())
+    region = min(spot, key=lambda r: spot[r])
+    assert "cheapest spot (no on-demand price in any region) shown" in out
+    assert f"{region:<24} on-demand —  spot {cost.usd_rate(spot[region])}/h" in out
+
+
 def test_catalog_gpu_model_one_provider_json() -> None:
     code, out = _run("catalog", "A100-80GB", "--provider", "gcp", "--format", "json")
     assert code == 0

@@ -286,3 +286,18 @@ def test_local_modules_resolve_at_base_and_are_not_scanned_twice(repo: str) -> N
     entry = d["resources"][0]
     assert entry["before_usd"] == _monthly("g5.xlarge")
     assert entry["after_usd"] == _monthly("g5.2xlarge")
+
+
+def test_what_changed_reads_like_the_code() -> None:
+    # A resized node group: whole GPU counts without ".0", and of the replicas only the bound
+    # that moved, not two Python dicts.
+    from gpulint.commands.diff_cmd import _what_changed
+
+    entry = {"changes": {
+        "instance_type": {"before": "g6e.12xlarge", "after": "g6e.48xlarge"},
+        "gpu_count": {"before": 4.0, "after": 8.0},
+        "replicas": {"before": {"min": 1, "max": 4, "desired": 2},
+                     "after": {"min": 2, "max": 4, "desired": 2}},
+        "monthly_cost_usd": {"before": 1.0, "after": 2.0}}}
+    assert _what_changed(entry) == ("instance_type 'g6e.12xlarge' → 'g6e.48xlarge', "
+                                    "gpu_count 4 → 8, replicas.min 1 → 2")

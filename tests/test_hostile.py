@@ -136,3 +136,6 @@ def test_evaluation_bombs_become_unknown_values_not_hangs() -> None:
     assert "gpulint's limit" in reasons["aws_instance.nested_for"]
     assert "limit" in reasons["aws_instance.huge_range"]
     assert "limit" in reasons["aws_instance.wide_format"]
+    assert "string longer than 1,000,000 characters" in reasons["aws_instance.doubled_string"]
+    chained = next(r for r in result.resources if r.address == "aws_instance.chained")
+    assert chained.facts["instance.type"] == "g5.xlarge"

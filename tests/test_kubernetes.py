@@ -211,6 +211,10 @@ def test_karpenter_pool_with_several_types_of_one_gpu(linked: dict[str, Resource
     assert r.facts["cost.basis"].startswith("1× A10G at the GPU-hour of aws g5.xlarge")
     # No GPU limit: the pool itself says it can grow without bound.
     assert "without bound" in linked["NodePool/g5-any"].facts["gpu.count"].reason
+    # The pool itself has that GPU too, rather than "no node selector names a GPU model".
+    pool = linked["NodePool/g5-any"]
+    assert pool.facts["gpu.model"] == "A10G" and pool.facts["gpu.memory_gib"] == 22.35
+    assert "gpu.model" not in dict(pool.unknowns)
 
 
 def test_daemonset_counts_the_nodes_of_its_pool(linked: dict[str, Resource]) -> None:
@@ -224,3 +228,13 @@ def test_gke_accelerator_label_of_a_bundled_machine_type(linked: dict[str, Resou
     r = linked["Pod/by-gke-accelerator"]
     assert _facts(r, "node_pool", "instance.type", "region") == \
         ("google_container_node_pool.l4", "g2-standard-8", "europe-west4")
+
+
+def test_negative_counts_are_unknown_not_negative_costs() -> None:
+    found = _scan("negative-counts.yaml")
+    neg = found["Deployment/negative"]
+    assert neg.facts["replicas.desired"].reason == "replicas -1 is negative"
+    assert isinstance(neg.facts["cost.monthly"], Unknown)
+    scaled = found["Deployment/scaled"]
+    assert scaled.facts["replicas.min"].reason == "replica bound -2 is negative"
+    assert isinstance(scaled.facts["cost.monthly"], Unknown)

@@ -100,3 +100,6 @@ def test_real_manifests_with_one_field_replaced(data: st.DataObject) -> None:
     linking.link(resources, objects)
     for res in resources:
         cost.price_resource(res)
+        # A negative count (replicas: -1) is not a cost that subtracts from the total.
+        monthly = res.facts.get("cost.monthly")
+        assert not isinstance(monthly, (int, float)) or monthly >= 0, (res.address, monthly)

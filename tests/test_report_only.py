@@ -46,3 +46,35 @@ def test_a_changed_tfvars_file_rescans_its_module(repo: Path) -> None:
 def test_a_directory_reports_everything(repo: Path) -> None:
     doc = _scan("infra")
     assert {f["path"] for f in doc["findings"]} == {"infra/main.tf", "infra/other.tf"}
+
+
+def _module_repo(root: Path) -> None:
+    """infra/main.tf passes the instance type into a local module whose file is unchanged."""
+    (root / "infra" / "modules" / "trainer").mkdir(parents=True)
+    (root / "infra" / "modules" / "trainer" / "main.tf").write_text(
+        'variable "instance_type" {}\n\n'
+        '# gpulint:ignore gpu-missing-cost-tags -- tagged by the account\'s tag policy\n'
+        'resource "aws_instance" "node" {\n  instance_type = var.instance_type\n'
+        '  tags          = { workload = "training" }\n}\n')
+    (root / "infra" / "cluster.tf").write_text(
+        'module "trainer" {\n  source        = "./modules/trainer"\n'
+        '  instance_type = "p5.48xlarge"\n}\n')
+
+
+def test_a_changed_module_call_reports_the_module_resources(repo: Path) -> None:
+    # pre-commit passes only cluster.tf, whose new input makes the module's instance an
+    # on-demand 8× H100 trainer: that is reported, at the module's line, with the module
+    # file's own suppressions honoured.
+    _module_repo(repo)
+    doc = _scan("infra/cluster.tf")
+    assert [r["address"] for r in doc["resources"]] == ["module.trainer.aws_instance.node"]
+    assert doc["resources"][0]["instance_type"] == "p5.48xlarge"
+    assert [(f["rule"], f["path"], f["line"]) for f in doc["findings"]] == [
+        ("gpu-training-on-demand", "infra/modules/trainer/main.tf", 4)]
+    assert doc["summary"]["suppressed"] == 1 and doc["diagnostics"] == []
+
+
+def test_an_unrelated_changed_file_does_not_report_module_resources(repo: Path) -> None:
+    _module_repo(repo)
+    doc = _scan("infra/main.tf")
+    assert "module.trainer.aws_instance.node" not in [r["address"] for r in doc["resources"]]

@@ -82,3 +82,13 @@ def test_real_sarif_output_validates_against_the_official_schema() -> None:
     assert {r["id"] for r in run["tool"]["driver"]["rules"]} >= {"gpu-training-on-demand"}
     assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1
                for r in run["results"])
+
+
+def test_whole_gpu_counts_are_integers() -> None:
+    """Catalog GPU counts are floats (fractional GPUs exist); a report says 8, not 8.0, which
+    every reporter then prints as written ("1× A100-80GB", not "1.0× A100-80GB")."""
+    report = _scan(os.path.join(ROOT, "tests", "terraform"))
+    counts = [r["gpu_count"] for r in report["resources"] if r["gpu_count"] is not None]
+    assert any(r["provider"] == "azure" for r in report["resources"]) and counts
+    assert all(isinstance(c, int) for c in counts if float(c).is_integer()), \
+        sorted({repr(c) for c in counts})

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from gpulint import catalog
 from gpulint.facts.k8s_accelerators import Accelerators
 from gpulint.facts.k8s_kinds import dig, scalar
-from gpulint.facts.k8s_nodepool import capacity_of
+from gpulint.facts.k8s_nodepool import capacity_of, one_model
 from gpulint.facts.k8s_nodes import (
-    INSTANCE_TYPE_KEYS, KARPENTER_FAMILY, KARPENTER_GPU_NAME, NodeSelection, NodeTarget,
-    gpu_from_product, matches, set_hardware, untolerated,
+    NodeSelection, NodeTarget, matches, set_hardware, untolerated,
 )
 from gpulint.facts.kubernetes import shutdown_of
 from gpulint.model import Resource, Unknown
@@ -37,8 +35,9 @@ def link(resources: list[Resource], objects: Iterable[K8sObject]) -> None:
 def _count(value: Any, default: int) -> Any:
     if value is None:
         return default
-    return value if isinstance(value, int) and not isinstance(value, bool) else \
-        Unknown(f"replica bound {value!r} is not a number")
+    if not isinstance(value, int) or isinstance(value, bool):
+        return Unknown(f"replica bound {value!r} is not a number")
+    return Unknown(f"replica bound {value!r} is negative") if value < 0 else value
 
 
 def _bounds(doc: dict[str, Any]) -> tuple[Any, Any, Any] | None:
@@ -166,25 +165,10 @@ def _from_karpenter_pool(res: Resource, sel: NodeSelection, target: NodeTarget) 
     _reset_hardware(res)
     set_hardware(res, merged, acc if isinstance(acc, Accelerators) else Accelerators(count=1))
     if isinstance(res.facts.get("gpu.model"), Unknown):
-        model = _one_model(merged.choices)
+        model = one_model(merged.choices)
         if model:
             res.unknowns = [u for u in res.unknowns if u[0] != "gpu.model"]
             set_hardware(res, NodeSelection({"nvidia.com/gpu.product": model}), acc
                          if isinstance(acc, Accelerators) else Accelerators(count=1))
     if not str(res.facts.get("capacity.source", "")).startswith("node "):
         res.facts["capacity"], res.facts["capacity.source"] = capacity_of(target)
-
-
-def _one_model(choices: dict[str, list[str]]) -> str | None:
-    """The GPU model when every GPU name, instance type or family the pool allows (whichever it
-    restricts first) has the same GPU."""
-    for key, to_models in (
-            (KARPENTER_GPU_NAME, lambda v: {gpu_from_product(v)}),
-            (INSTANCE_TYPE_KEYS[0], lambda v: {s.gpu_model if s else None
-                                               for s in [catalog.instance("aws", v)]}),
-            (KARPENTER_FAMILY, lambda v: {s.gpu_model for s in catalog.instances("aws")
-                                          if s.name.split(".")[0] == v} or {None})):
-        if key in choices:
-            models = set().union(*(to_models(v) for v in choices[key]))
-            return next(iter(models)) if len(models) == 1 and None not in models else None
-    return None

@@ -27,6 +27,12 @@ def _num(v: Any) -> Any:
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
+def _count(v: Any) -> Any:
+    """A GPU count: 8, not 8.0 (catalog counts are floats because some are fractions)."""
+    v = _num(v)
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
 def _resource(res: Resource) -> dict[str, Any]:
     f = res.facts
     provider = f.get("provider")
@@ -50,7 +56,7 @@ def _resource(res: Resource) -> dict[str, Any]:
         "region_source": f.get("region.source"),
         "instance_type": _known(f.get("instance.type")),
         "gpu_model": _known(f.get("gpu.model")),
-        "gpu_count": _num(f.get("gpu.count")),
+        "gpu_count": _count(f.get("gpu.count")),
         "gpu_memory_gib": _num(f.get("gpu.memory_gib")),
         "capacity": _known(f.get("capacity")) or "unknown",
         "workload": f.get("workload") or "unknown",

@@ -153,6 +153,7 @@ def _run(paths: list[str], rules: list[Rule], options: ScanOptions | None) -> Sc
         _add_module_context(project, found.files)
     loaded = project.load(opts.inputs)
     diagnostics.extend(loaded.diagnostics)
+    called_from: dict[int, tuple[str, ...]] = {}  # id(resource) → files of its module calls
     for inst in loaded.resources:
         try:
             built = tf_facts.build_all(inst)
@@ -162,6 +163,8 @@ def _run(paths: list[str], rules: list[Rule], options: ScanOptions | None) -> Sc
             continue
         for res in built:
             resources.append(res)
+            if inst.call_paths:
+                called_from[id(res)] = inst.call_paths
             # Module-call node groups have no block of their own: their span is the call line.
             end = getattr(inst.view.block, "end_line", None)
             spans[(res.path, res.address)] = suppressions.Span(res.path, res.line,
@@ -169,7 +172,9 @@ def _run(paths: list[str], rules: list[Rule], options: ScanOptions | None) -> Sc
     # Linking needs every resource of the scan, before reporting is narrowed to given files.
     linking.link(resources, k8s_objects)
     if report_only is not None:
-        resources = [r for r in resources if os.path.abspath(r.path) in report_only]
+        # A resource of a local module is reported when its own file or a call to it is given.
+        resources = [r for r in resources if os.path.abspath(r.path) in report_only or any(
+            os.path.abspath(p) in report_only for p in called_from.get(id(r), ()))]
         diagnostics = [d for d in diagnostics if os.path.abspath(d.path) in report_only]
     declarations.apply(resources, opts.model_declarations)
     cost_opts = opts.cost_options()
@@ -183,11 +188,16 @@ def _run(paths: list[str], rules: list[Rule], options: ScanOptions | None) -> Sc
     rules_by_id = rules
     findings, skipped = evaluate(resources, rules_by_id, opts.rule_options, opts.severities,
                                  opts.hours)
-    found_suppressions += _terraform_suppressions(project, report_only, text_of)
+    # Suppressions are read where the reported resources are (a module's file too), and their
+    # own diagnostics kept for the given files.
+    shown = None if report_only is None else \
+        report_only | {os.path.abspath(r.path) for r in resources}
+    found_suppressions += _terraform_suppressions(project, shown, text_of)
     outcome = suppressions.apply(findings, skipped, spans, found_suppressions,
                                  [r.id for r in rules], require_reason=opts.require_reason,
                                  today=opts.today)
-    diagnostics += outcome.diagnostics
+    diagnostics += [d for d in outcome.diagnostics
+                    if report_only is None or os.path.abspath(d.path) in report_only]
     resources.sort(key=lambda r: (r.path, r.line, r.address))
     diagnostics.sort(key=lambda d: (d.path, d.line or 0, d.message))
     notes = [n for n in loaded.notes if report_only is None

@@ -194,3 +194,28 @@ resource "aws_launch_configuration" "unresolved" {
   image_id      = "ami-0123"
   instance_type = var.gpu_type
 }
+
+# Sizes AWS rejects are not priced: a minimum above the maximum, a negative size.
+# expect: why:replicas.min="minimum size 5 is more than maximum size 2" cost.monthly=?
+resource "aws_eks_node_group" "min_above_max" {
+  cluster_name   = "ml"
+  instance_types = ["g5.xlarge"]
+  scaling_config {
+    min_size     = 5
+    max_size     = 2
+    desired_size = 2
+  }
+}
+
+# expect: why:replicas.min="size -1 is negative" cost.monthly=?
+resource "aws_autoscaling_group" "negative" {
+  min_size = -1
+  max_size = 3
+  mixed_instances_policy {
+    launch_template {
+      override {
+        instance_type = "g5.xlarge"
+      }
+    }
+  }
+}

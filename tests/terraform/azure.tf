@@ -224,3 +224,41 @@ resource "azurerm_kubernetes_cluster_node_pool" "elsewhere" {
   vm_size               = "Standard_NC6s_v3"
   node_count            = 1
 }
+
+# The usual Azure pattern: the location of the resource group, as written in its block.
+# Standard_NC4as_T4_v3 in westeurope: 0.658 × 730.
+resource "azurerm_resource_group" "ml" {
+  name     = "ml-rg"
+  location = "West Europe"
+}
+
+# expect: region=westeurope region.source=code cost.monthly=480.34
+resource "azurerm_linux_virtual_machine" "in_group" {
+  name                = "in-group"
+  resource_group_name = azurerm_resource_group.ml.name
+  location            = azurerm_resource_group.ml.location
+  size                = "Standard_NC4as_T4_v3"
+}
+
+# A computed attribute (or one of an expanded resource) is known only after apply.
+resource "azurerm_resource_group" "many" {
+  count    = 2
+  name     = "rg-${count.index}"
+  location = "eastus"
+}
+
+# expect: why:region="'azurerm_resource_group.many' refers to another resource, known only after apply"
+resource "azurerm_linux_virtual_machine" "in_counted_group" {
+  name                = "in-counted-group"
+  resource_group_name = "x"
+  location            = azurerm_resource_group.many[0].location
+  size                = "Standard_NC4as_T4_v3"
+}
+
+# expect: why:region="'azurerm_resource_group.ml.id' is known only after apply"
+resource "azurerm_linux_virtual_machine" "by_id" {
+  name                = "by-id"
+  resource_group_name = "x"
+  location            = azurerm_resource_group.ml.id
+  size                = "Standard_NC4as_T4_v3"
+}

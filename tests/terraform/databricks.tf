@@ -66,3 +66,32 @@ resource "databricks_cluster" "unresolved" {
   node_type_id  = var.node_type
   num_workers   = 1
 }
+
+# The availability zone names the region (the workspace region is not in the code):
+# us-west-2, not the us-east-1 default. g5.4xlarge on demand 1.624 × 2 × 730.
+# expect: region=us-west-2 region.source=code cost.monthly=2371.04
+resource "databricks_cluster" "zoned" {
+  cluster_name            = "zoned"
+  spark_version           = "15.4.x-gpu-ml-scala2.12"
+  node_type_id            = "g5.4xlarge"
+  num_workers             = 1
+  autotermination_minutes = 30
+  aws_attributes {
+    availability = "ON_DEMAND"
+    zone_id      = "us-west-2a"
+  }
+}
+
+# "auto" lets Databricks pick a zone: the default region stays.
+# expect: region=us-east-1 region.source=default
+resource "databricks_cluster" "auto_zone" {
+  cluster_name            = "auto"
+  spark_version           = "15.4.x-gpu-ml-scala2.12"
+  node_type_id            = "g5.4xlarge"
+  num_workers             = 1
+  autotermination_minutes = 30
+  aws_attributes {
+    availability = "ON_DEMAND"
+    zone_id      = "auto"
+  }
+}

@@ -163,3 +163,22 @@ resource "google_notebooks_instance" "unresolved" {
   location     = "us-central1-a"
   machine_type = var.pool_machine
 }
+
+# A pool without a location is where its cluster is: europe-west4 (zonal, so one zone), not
+# the us-central1 default. g2-standard-8 on-demand 0.89661 × 1 × 730.
+resource "google_container_cluster" "eu" {
+  name                     = "eu"
+  location                 = "europe-west4-a"
+  remove_default_node_pool = true
+  initial_node_count       = 1
+}
+
+# expect: region=europe-west4 region.source=code cost.count=1 cost.monthly=654.53
+resource "google_container_node_pool" "eu_l4" {
+  name       = "l4"
+  cluster    = google_container_cluster.eu.name
+  node_count = 1
+  node_config {
+    machine_type = "g2-standard-8"
+  }
+}

@@ -86,11 +86,16 @@ def _text(records: list[dict[str, Any]], meta: dict[str, Any], all_regions: bool
             default = catalog.default_region(r["provider"])
             cheapest = min((p for p in prices if p["ondemand_usd_per_hour"] is not None),
                            key=lambda p: p["ondemand_usd_per_hour"], default=None)
+            which = "on-demand"
+            if cheapest is None:  # spot-only types (p5e): an empty listing would say nothing
+                which = "spot (no on-demand price in any region)"
+                cheapest = min((p for p in prices if p["spot_usd_per_hour"] is not None),
+                               key=lambda p: p["spot_usd_per_hour"], default=None)
             shown = [p for p in prices if p["region"] == default]
             if cheapest is not None and cheapest not in shown:
                 shown.append(cheapest)
             lines.append(f"    priced in {len(prices)} regions; default region and cheapest "
-                         "on-demand shown (--all-regions for every one)")
+                         f"{which} shown (--all-regions for every one)")
         unit = "/GPU-h" if r["entry"] == "gcp accelerator" and r["accelerator_kind"] == "gpu" \
             else "/h"
         for p in shown:

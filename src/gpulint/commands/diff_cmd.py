@@ -23,9 +23,25 @@ def _cells(e: dict[str, Any]) -> list[str]:
             money(e["delta_usd"], signed=True)]
 
 
+def _shown(v: Any) -> str:
+    """A changed value as a reader writes it: 8, not 8.0."""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return repr(v)
+
+
 def _what_changed(e: dict[str, Any]) -> str:
-    return ", ".join(f"{k} {v['before']!r} → {v['after']!r}" for k, v in e["changes"].items()
-                     if k not in {"hourly_cost_usd", "monthly_cost_usd"})
+    parts = []
+    for k, v in e["changes"].items():
+        if k in {"hourly_cost_usd", "monthly_cost_usd"}:
+            continue
+        before, after = v["before"], v["after"]
+        if isinstance(before, dict) and isinstance(after, dict):  # replicas: only what moved
+            parts += [f"{k}.{sub} {_shown(before.get(sub))} → {_shown(after.get(sub))}"
+                      for sub in {**before, **after} if before.get(sub) != after.get(sub)]
+        else:
+            parts.append(f"{k} {_shown(before)} → {_shown(after)}")
+    return ", ".join(parts)
 
 
 def _headline(d: dict[str, Any]) -> str:

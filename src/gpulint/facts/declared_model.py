@@ -118,6 +118,11 @@ def _parallel_tags(tags: dict[str, Any], what: str) -> tuple[dict[str, int], lis
     return sizes, used, None
 
 
+
+# Env vars that set the tensor-parallel degree: TGI's NUM_SHARD, and SageMaker's LLM containers
+# (SM_NUM_GPUS for Hugging Face TGI, OPTION_TENSOR_PARALLEL_DEGREE for LMI/DJL).
+TP_ENV_VARS = ("NUM_SHARD", "SM_NUM_GPUS", "OPTION_TENSOR_PARALLEL_DEGREE")
+
 def from_tags(tags: dict[str, Any], what: str) -> ModelDecl | None:
     for key in MODEL_TAG_KEYS:
         value = tags.get(key)
@@ -210,7 +215,7 @@ def from_command(command: list[str], env: dict[str, str], what: str,
     return ModelDecl(
         id=model, source=source, precision=precision,
         tensor_parallel=_int(next((flags[f] for f in _TP_FLAGS if flags.get(f)), None)
-                             or env.get("NUM_SHARD")),
+                             or next((env[v] for v in TP_ENV_VARS if env.get(v)), None)),
         context=_int(next((flags[f] for f in _CONTEXT_FLAGS if flags.get(f)), None)
                      or env.get("MAX_MODEL_LEN") or env.get("MAX_TOTAL_TOKENS")),
         gpu_memory_utilization=util_f, server=server,

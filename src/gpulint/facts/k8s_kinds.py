@@ -88,12 +88,12 @@ def _count(value: Any, default: Any, what: str) -> Any:
         return default
     if isinstance(value, bool):
         return Unknown(f"{what} {value!r} is not a number")
-    if isinstance(value, int):
-        return value
     try:
-        return int(str(value))
+        n = value if isinstance(value, int) else int(str(value))
     except ValueError:
         return Unknown(f"{what} {value!r} is not a number")
+    # The API server rejects a negative count; priced, it would subtract from the total.
+    return Unknown(f"{what} {value!r} is negative") if n < 0 else n
 
 
 def _template(template: Any, suffix: str | None = None, **kw: Any) -> list[PodGroup]:

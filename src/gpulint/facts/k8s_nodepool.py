@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpulint import catalog
 from gpulint.facts.common import shutdown_from_tags
 from gpulint.facts.k8s_accelerators import WHOLE_GPU_KEYS, Accelerators
 from gpulint.facts.k8s_kinds import as_dict, as_list, dig
 from gpulint.facts.k8s_nodes import (
     INSTANCE_TYPE_KEYS, KARPENTER_CAPACITY, KARPENTER_FAMILY, KARPENTER_GPU_NAME, NodeSelection,
-    NodeTarget, set_hardware,
+    NodeTarget, gpu_from_product, set_hardware,
 )
 from gpulint.model import Resource, Unknown
 
@@ -39,6 +40,21 @@ def node_target(doc: dict[str, Any], address: str) -> NodeTarget:
                 choices[str(req.get("key"))] = values
     taints = [t for t in as_list(dig(template, "spec", "taints")) if isinstance(t, dict)]
     return NodeTarget(address, labels, choices, taints, KARPENTER_OPEN)
+
+
+def one_model(choices: dict[str, list[str]]) -> str | None:
+    """The GPU model when every GPU name, instance type or family the pool allows (whichever it
+    restricts first) has the same GPU."""
+    for key, to_models in (
+            (KARPENTER_GPU_NAME, lambda v: {gpu_from_product(v)}),
+            (INSTANCE_TYPE_KEYS[0], lambda v: {s.gpu_model if s else None
+                                               for s in [catalog.instance("aws", v)]}),
+            (KARPENTER_FAMILY, lambda v: {s.gpu_model for s in catalog.instances("aws")
+                                          if s.name.split(".")[0] == v} or {None})):
+        if key in choices:
+            models = set().union(*(to_models(v) for v in choices[key]))
+            return next(iter(models)) if len(models) == 1 and None not in models else None
+    return None
 
 
 def capacity_of(target: NodeTarget) -> tuple[str, str]:
@@ -77,6 +93,10 @@ def build_nodepool(obj: Any) -> Resource | None:
             res.set_fact("gpu.count", Unknown(f"GPU limit {limits[limit_key]!r} is not a number"))
     res.facts["nodepool.gpu_limit"] = res.facts["gpu.count"]
     set_hardware(res, NodeSelection(labels=dict(target.labels)), Accelerators(count=1))
+    model = one_model(target.choices) if isinstance(res.facts.get("gpu.model"), Unknown) else None
+    if model:  # several instance types (or GPU names) allowed, all with the same GPU
+        res.unknowns = [u for u in res.unknowns if u[0] != "gpu.model"]
+        set_hardware(res, NodeSelection({"nvidia.com/gpu.product": model}), Accelerators(count=1))
     res.facts["capacity"], res.facts["capacity.source"] = capacity_of(target)
     policy = dig(doc, "spec", "disruption", "consolidationPolicy") or "WhenEmptyOrUnderutilized"
     after = dig(doc, "spec", "disruption", "consolidateAfter")

@@ -82,11 +82,7 @@ def aws_launch_template(inst: ResourceInstance) -> Resource | None:
     if (inst.type, inst.name) in used:
         return None  # priced once, through the node group or ASG that launches it
     v = inst.view
-    tags: dict[str, Any] = {}
-    for spec in v.blocks("tag_specifications"):
-        t = spec.get("tags", {})
-        if isinstance(t, dict):
-            tags.update(t)
+    tags = _launched_tags(inst)
     own = v.get("tags", {})
     res = base(inst, "aws", {**tags, **own} if isinstance(own, dict) else own)
     set_instance(res, "aws", v.get("instance_type"))
@@ -95,6 +91,17 @@ def aws_launch_template(inst: ResourceInstance) -> Resource | None:
     fixed_count(res, 0)
     res.facts["shutdown"] = "none"
     return res
+
+
+def _launched_tags(template: ResourceInstance | None) -> dict[str, Any]:
+    """The tags a launch template's tag_specifications put on the instances it launches: what
+    the bill sees for a group that launches from it."""
+    tags: dict[str, Any] = {}
+    for spec in template.view.blocks("tag_specifications") if template is not None else []:
+        t = spec.get("tags", {})
+        if isinstance(t, dict):
+            tags.update(t)
+    return tags
 
 
 def _type_from_template(inst: ResourceInstance) -> tuple[Any, Any]:
@@ -115,7 +122,9 @@ def _type_from_template(inst: ResourceInstance) -> tuple[Any, Any]:
 def aws_eks_node_group(inst: ResourceInstance) -> Resource:
     v = inst.view
     labels = v.get("labels", {})
-    res = base(inst, "aws", v.get("tags", {}))
+    own = v.get("tags", {})
+    launched = _launched_tags(template_of(inst))
+    res = base(inst, "aws", {**launched, **own} if isinstance(own, dict) else own)
     if res.facts["workload"] == "unknown" and isinstance(labels, dict):
         wl = workload_from(labels, [])
         if wl:
@@ -145,7 +154,8 @@ def aws_eks_node_group(inst: ResourceInstance) -> Resource:
 
 def aws_autoscaling_group(inst: ResourceInstance) -> Resource:
     v = inst.view
-    tags: dict[str, Any] = {}
+    # The group's own tags (propagated at launch) over those of its launch template.
+    tags = _launched_tags(template_of(inst))
     for tag in v.blocks("tag"):
         key = tag.get("key")
         if isinstance(key, str):

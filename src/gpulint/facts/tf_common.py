@@ -89,10 +89,20 @@ def capacity(spot: Any) -> Any:
     return "spot" if spot else "on-demand"
 
 
+def _size(value: Any) -> Any:
+    n = as_int(value)
+    # The provider rejects a negative size; priced, it would subtract from the total.
+    return Unknown(f"size {n} is negative") if isinstance(n, int) and n < 0 else n
+
+
 def scaling(res: Resource, lo: Any, hi: Any, desired: Any = None) -> None:
-    res.set_fact("replicas.min", as_int(lo))
-    res.set_fact("replicas.max", as_int(hi))
-    res.facts["replicas.desired"] = as_int(desired) if desired is not None else as_int(lo)
+    low, high = _size(lo), _size(hi)
+    want = _size(desired) if desired is not None else low
+    if isinstance(low, int) and isinstance(high, int) and low > high:
+        low = high = want = Unknown(f"minimum size {low} is more than maximum size {high}")
+    res.set_fact("replicas.min", low)
+    res.set_fact("replicas.max", high)
+    res.facts["replicas.desired"] = want
 
 
 def fixed_count(res: Resource, count: Any) -> None:

@@ -7,6 +7,7 @@ included.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from gpulint import catalog
@@ -19,6 +20,8 @@ _ATTRIBUTES = (("aws", "aws_attributes"), ("azure", "azure_attributes"), ("gcp",
 _SPOT = {"SPOT", "SPOT_WITH_FALLBACK", "SPOT_AZURE", "SPOT_WITH_FALLBACK_AZURE",
          "PREEMPTIBLE_GCP", "PREEMPTIBLE_WITH_FALLBACK_GCP"}
 _ON_DEMAND = {"ON_DEMAND", "ON_DEMAND_AZURE", "ON_DEMAND_GCP"}
+_AWS_ZONE = re.compile(r"^([a-z]{2}(?:-gov)?-[a-z]+-\d)[a-z]$")
+_GCP_ZONE = re.compile(r"^([a-z]+-[a-z]+\d)-[a-z]$")
 
 
 def _cloud(view: Any, node_type: Any) -> str | None:
@@ -57,6 +60,20 @@ def _availability(view: Any, cloud: str) -> tuple[Any, Any]:
     return Unknown(f"availability {avail!r} is not recognised"), first
 
 
+def _zone_region(view: Any, cloud: str) -> Any:
+    """The region an availability zone names (aws_attributes.zone_id "us-west-2a", GCP's
+    "us-central1-a"): the workspace region is not in the cluster's code, its zone may be.
+    "auto" and unset say nothing."""
+    attrs = view.first(dict(_ATTRIBUTES)[cloud])
+    zone = attrs.get("zone_id") if attrs is not None else None
+    if isinstance(zone, Unknown):
+        return Unknown(f"zone_id: {zone.reason}")
+    if not isinstance(zone, str):
+        return None
+    m = _AWS_ZONE.match(zone) if cloud == "aws" else _GCP_ZONE.match(zone)
+    return m.group(1) if m else None
+
+
 def _node(inst: ResourceInstance, cloud: str | None, node_type: Any, address: str) -> Resource:
     if cloud is None:
         # An unknown node type without a *_attributes block does not say which cloud it is on.
@@ -64,7 +81,8 @@ def _node(inst: ResourceInstance, cloud: str | None, node_type: Any, address: st
                    Unknown("the cloud of a cluster with an unknown node type is not known"),
                    address)
     else:
-        res = base(inst, cloud, inst.view.get("custom_tags", {}), address=address)
+        res = base(inst, cloud, inst.view.get("custom_tags", {}),
+                   _zone_region(inst.view, cloud), address)
     set_instance(res, cloud or "aws", node_type)  # node_type is unknown when cloud is None
     return res
 

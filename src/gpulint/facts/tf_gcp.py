@@ -192,7 +192,11 @@ def _gke_accelerator_name(model: Any) -> str | None:
 
 
 def google_container_node_pool(inst: ResourceInstance) -> Resource:
-    return _pool(inst, inst.view, inst.view.get("location"))
+    location = inst.view.get("location")
+    if location is None:  # optional: the pool is then where its cluster is
+        cluster = linked(inst, inst.view, ("cluster",), "google_container_cluster")
+        location = cluster.view.get("location") if cluster is not None else None
+    return _pool(inst, inst.view, location)
 
 
 def google_container_cluster(inst: ResourceInstance) -> list[Resource]:

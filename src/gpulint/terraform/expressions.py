@@ -54,11 +54,15 @@ def evaluate(expr: Expr, scope: Scope) -> Any:
         return expr.value
     if isinstance(expr, Template):
         out = []
+        size = 0
         for part in expr.parts:
             v = part if isinstance(part, str) else evaluate(part, scope)
             if isinstance(v, Unknown):
                 return v
             out.append(_to_string(v))
+            size += len(out[-1])
+            if size > MAX_STRING:  # "${x}${x}" doubled forty times would fill the memory
+                return Unknown(f"string longer than {MAX_STRING:,} characters")
         return "".join(out)
     if isinstance(expr, Var):
         return scope.lookup(expr.name)
@@ -213,6 +217,7 @@ def _binop(expr: BinOp, scope: Scope) -> Any:
 # Iterations all for-expressions nested in one outermost for may run: `[for i in range(1e5) :
 # [for j in range(1e5) : j]]` would otherwise build ten billion values.
 MAX_FOR_ITERATIONS = 100_000
+MAX_STRING = 1_000_000
 _for_work = {"depth": 0, "iterations": 0}
 
 

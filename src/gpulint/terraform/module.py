@@ -16,6 +16,7 @@ from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.parser import parse_hcl
 from gpulint.terraform.syntax import Block, GetAttr, HclSyntaxError, ObjectExpr, Var
 from gpulint.terraform.values import expression_refs, expression_strings, module_refs
+from gpulint.terraform.types import apply_type
 
 MAX_MODULE_DEPTH = 16
 # Bounds on expansion, so `count = 1e9` or modules fanning out at every level cannot exhaust
@@ -143,6 +144,9 @@ class ResourceInstance:
     peers: Peers = field(default_factory=Peers)
     # Set when count/for_each could not be evaluated and the resource is reported once.
     expansion_unknown: Unknown | None = None
+    # Files of the module calls that instantiated it, innermost first: a change to the call's
+    # inputs is a change to this resource (pre-commit passes only the calling file).
+    call_paths: tuple[str, ...] = field(default=(), init=False)
 
     def peer(self, type_: str, name: str) -> "ResourceInstance | None":
         found = self.peers.get((type_, name))
@@ -235,6 +239,11 @@ class Module:
         self._resolving: set[str] = set()
         self.var_decls: dict[str, Block] = {}
         self.output_decls: dict[str, Block] = {}
+        # Managed resources by type and name: `azurerm_resource_group.rg.location` is the
+        # value written in that block, known before apply.
+        self.resource_decls: dict[str, dict[str, Block]] = {}
+        self.resolving: set[tuple[int, str]] = set()
+        self.configured: dict[tuple[int, str], Any] = {}  # evaluated once each
         # Local module calls by name: their outputs, one per instance ([i] / ["key"]) when
         # the call has count or for_each.
         self.calls: dict[str, Any] = {}
@@ -247,6 +256,8 @@ class Module:
                     self.var_decls[b.labels[0]] = b
                 elif b.type == "output" and b.labels:
                     self.output_decls[b.labels[0]] = b
+                elif b.type == "resource" and len(b.labels) == 2:
+                    self.resource_decls.setdefault(b.labels[0], {})[b.labels[1]] = b
         self.scope = Scope(resolver=self._resolve_root)
 
     # -- names --------------------------------------------------------------------------
@@ -260,6 +271,9 @@ class Module:
                 out[name] = evaluate(decl.attributes["default"].expr, empty)
             else:
                 out[name] = Unknown(f"variable {name} has no default and no value was given")
+                continue
+            if "type" in decl.attributes:  # optional() attribute defaults
+                out[name] = apply_type(out[name], decl.attributes["type"].expr)
         return out
 
     def _resolve_root(self, name: str) -> Any:
@@ -277,6 +291,8 @@ class Module:
             return _ModuleCalls(self)
         if name in {"each", "count", "self"}:
             return Unknown(f"{name} is only valid inside a resource")
+        if name in self.resource_decls:
+            return _Resources(self, name)
         return Unknown(f"'{name}.…' refers to another resource, known only after apply")
 
     def local(self, name: str) -> Any:
@@ -354,6 +370,42 @@ class _ModuleCalls(_LazyVars):
         found = self._m.calls.get(key)
         return found if found is not None else \
             Unknown(f"module.{key} was not evaluated (not a local or downloaded module)")
+
+
+class _Resources(_LazyVars):
+    """`TYPE.NAME` of a resource in the module: its configured arguments."""
+
+    def __init__(self, module: Module, type_: str) -> None:
+        super().__init__(module)
+        self._type = type_
+
+    def __getitem__(self, key: str) -> Any:
+        block = self._m.resource_decls[self._type].get(key)
+        if block is None or "count" in block.attributes or "for_each" in block.attributes:
+            return Unknown(f"'{self._type}.{key}' refers to another resource, known only after "
+                           "apply")
+        return _Configured(self._m, block, f"{self._type}.{key}")
+
+
+class _Configured(_LazyVars):
+    """A resource's arguments as written; the rest (ids, computed values) only after apply."""
+
+    def __init__(self, module: Module, block: Block, address: str) -> None:
+        super().__init__(module)
+        self._block, self._address = block, address
+
+    def __getitem__(self, key: str) -> Any:
+        attr = self._block.attributes.get(key)
+        marker = (id(self._block), key)
+        if attr is None or marker in self._m.resolving:  # computed, or a reference cycle
+            return Unknown(f"'{self._address}.{key}' is known only after apply")
+        if marker not in self._m.configured:
+            self._m.resolving.add(marker)
+            try:
+                self._m.configured[marker] = evaluate(attr.expr, self._m.scope)
+            finally:
+                self._m.resolving.discard(marker)
+        return self._m.configured[marker]
 
 
 def _providers(files: list[ParsedFile], scope: Scope,
@@ -537,11 +589,14 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
                                            f"module call not expanded: {keys.reason}"))
         return
     outputs: dict[str, Any] = {}
+    first = len(result.resources)
     for suffix, scope in keys:
         inputs = {k: evaluate(a.expr, scope) for k, a in call.attributes.items() if k not in meta}
         child = load_module(target, child_files, inputs, providers, addr + suffix,
                             parent.depth + 1, parse_dir, result)
         outputs[suffix] = _LazyOutputs(child)
+    for inst in result.resources[first:]:
+        inst.call_paths += (f.path,)
     if "count" in call.attributes:
         parent.calls[name] = list(outputs.values())
     elif "for_each" in call.attributes:
