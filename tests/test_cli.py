@@ -94,11 +94,17 @@ def test_malformed_file_is_a_diagnostic_and_others_still_scan(tmp_path: "os.Path
     assert "Traceback" not in out + err
 
 
-def test_missing_path_is_a_diagnostic() -> None:
-    code, out, _ = run("scan", "does/not/exist", "--format", "json")
-    report = json.loads(out)
-    assert report["diagnostics"][0]["message"] == "no such file or directory"
-    assert code == 0
+def test_missing_path_is_a_usage_error() -> None:
+    code, out, err = run("scan", "does/not/exist", "--format", "json")
+    assert code == 2 and out == ""
+    assert "no such file or directory: does/not/exist" in err
+
+
+def test_a_file_that_does_not_parse_fails_the_run(tmp_path: "os.PathLike[str]") -> None:
+    with open(os.path.join(tmp_path, "bad.tf"), "w") as fh:
+        fh.write('resource "aws_instance" "x" {\n  instance_type = \n}\n')
+    assert run("scan", str(tmp_path))[0] == 1
+    assert run("scan", str(tmp_path), "--fail-on", "never")[0] == 0
 
 
 def test_bad_flag_is_usage_error() -> None:

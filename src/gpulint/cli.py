@@ -56,11 +56,13 @@ def _load_rules(rules_dirs: tuple[str, ...]) -> list[Any]:
 
 
 def _exit_code(report: dict[str, Any], fail_on: str) -> int:
+    """1 when a finding, or a file that could not be read or parsed (an error diagnostic), is at
+    or above the threshold: a broken file must not pass CI silently."""
     if fail_on == "never":
         return 0
     threshold = SEVERITIES.index(fail_on)
-    for f in report["findings"]:
-        if SEVERITIES.index(f["severity"]) <= threshold:
+    for item in (*report["findings"], *report["diagnostics"]):
+        if item["severity"] in SEVERITIES and SEVERITIES.index(item["severity"]) <= threshold:
             return EXIT_FINDINGS
     return 0
 
@@ -108,7 +110,11 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 def _given_files(paths: list[str]) -> tuple[list[str], set[str] | None]:
     """When only files are given (pre-commit), report on those files alone; a changed .tfvars
-    file stands for the Terraform files of its directory."""
+    file stands for the Terraform files of its directory. A path that does not exist is a
+    usage error: a mistyped path in CI must not scan nothing and pass."""
+    missing = [p for p in paths if not os.path.lexists(p)]
+    if missing:
+        _fail_usage("no such file or directory: " + ", ".join(missing))
     if not paths or not all(os.path.isfile(p) for p in paths):
         return paths, None
     out: list[str] = []

@@ -230,6 +230,8 @@ def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPric
 def priced_count(res: Resource) -> tuple[Any, str]:
     """How many nodes/replicas the monthly figure is for, and why that many."""
     f = res.facts
+    if isinstance(f.get("count"), Unknown):  # count/for_each could not be expanded
+        return f["count"], ""
     lo, hi, desired = f.get("replicas.min"), f.get("replicas.max"), f.get("replicas.desired")
     zones = f.get("zones", 1)
     if isinstance(lo, int) and isinstance(hi, int) and lo != hi:

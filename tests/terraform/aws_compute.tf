@@ -219,3 +219,16 @@ resource "aws_autoscaling_group" "negative" {
     }
   }
 }
+
+# Terraform rejects a fractional or negative count: gpulint says so rather than guessing.
+# expect: why:count="count must be a whole number of 0 or more, got 1.5" cost.monthly=?
+resource "aws_instance" "half" {
+  count         = 1.5
+  instance_type = "g5.xlarge"
+}
+
+# expect: why:count="count must be a whole number of 0 or more, got -1" cost.monthly=?
+resource "aws_instance" "negative" {
+  count         = -1
+  instance_type = "g5.xlarge"
+}

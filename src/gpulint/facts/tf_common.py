@@ -60,7 +60,8 @@ def base(inst: ResourceInstance, provider: str, tags: Any, region: Any = None,
     res.facts["region.source"] = how
     res.set_fact("tags", with_default_tags(inst, tags))
     if inst.expansion_unknown is not None:
-        res.unknowns.append(("count", inst.expansion_unknown.reason))
+        # How many instances count/for_each makes is unknown, so the cost is too.
+        res.set_fact("count", Unknown(inst.expansion_unknown.reason))
     known = known_tags(res)
     # The display name (AWS Name tag, a name argument) says what a machine is for as well as
     # the Terraform name does.

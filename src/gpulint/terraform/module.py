@@ -446,10 +446,10 @@ def _instance_keys(block: Block, scope: Scope) -> list[tuple[str, Scope]] | Unkn
         n = evaluate(block.attributes["count"].expr, scope)
         if isinstance(n, Unknown):
             return Unknown(f"count: {n.reason}")
-        try:
-            n = int(n)
-        except (TypeError, ValueError):
-            return Unknown(f"count is not a number: {n!r}")
+        if isinstance(n, bool) or not isinstance(n, (int, float)) or n != int(n) or n < 0:
+            # Terraform rejects these at plan time; say so instead of guessing an instance count.
+            return Unknown(f"count must be a whole number of 0 or more, got {n!r}")
+        n = int(n)
         if n > MAX_INSTANCES:
             return Unknown(f"count = {n:,} exceeds gpulint's limit of {MAX_INSTANCES:,} instances")
         return [(f"[{i}]", scope.child(count={"index": i})) for i in range(max(n, 0))]
