@@ -82,7 +82,9 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         + (f" ({s['unpriced_resources']} not priced)" if s["unpriced_resources"] else "")
         + f"; {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info; "
         f"potential saving {_money(s['potential_saving_usd'])}/month"
-        + "".join(f"; {s[k]} {k}" for k in ("suppressed", "baselined") if s.get(k)))
+        + "".join(f"; {s[k]} {k}" for k in ("suppressed", "baselined") if s.get(k))
+        + (f"; {broken} file problem(s) reported above" if (broken := sum(
+            1 for d in report["diagnostics"] if d["severity"] == "error")) else ""))
     out.append(c("dim", price_note(report)))
     return "\n".join(out) + "\n"
 

@@ -22,7 +22,14 @@ def _lark_parse(text: str) -> Any:
     try:
         return parses_to_tree(text)
     except UnexpectedToken as e:
-        got = "end of file" if e.token.type == "$END" else repr(str(e.token))
+        # Tokens can carry the newlines around them; show the first visible text.
+        visible = str(e.token).strip().split("\n", 1)[0][:40] if e.token.type != "$END" else ""
+        if e.token.type == "$END":
+            got = "end of file"
+        elif not visible or e.token.type == "NL_OR_COMMENT":
+            got = "end of line"
+        else:
+            got = repr(visible)
         raise HclSyntaxError(f"unexpected {got}", e.line if e.line and e.line > 0 else None) from None
     except UnexpectedCharacters as e:
         raise HclSyntaxError(f"unexpected character {text[e.pos_in_stream]!r}"
