@@ -99,28 +99,17 @@ def _concat(args: list[Any]) -> Any:
     return out
 
 
-def _length(args: list[Any]) -> Any:
-    v = args[0]
-    if isinstance(v, Unknown):
-        return v
-    return len(v)
+def _on_known(fn: Callable[[Any], Any]) -> Callable[[list[Any]], Any]:
+    """A one-argument function that passes an unknown collection through unchanged."""
+    def run(args: list[Any]) -> Any:
+        return args[0] if isinstance(args[0], Unknown) else fn(args[0])
+    return run
 
 
-def _keys(args: list[Any]) -> Any:
-    v = args[0]
-    return v if isinstance(v, Unknown) else sorted(v.keys())
-
-
-def _values(args: list[Any]) -> Any:
-    v = args[0]
-    return v if isinstance(v, Unknown) else [v[k] for k in sorted(v.keys())]
-
-
-def _tolist(args: list[Any]) -> Any:
-    v = args[0]
-    if isinstance(v, Unknown):
-        return v
-    return list(v)
+_length = _on_known(len)
+_keys = _on_known(lambda v: sorted(v.keys()))
+_values = _on_known(lambda v: [v[k] for k in sorted(v.keys())])
+_tolist = _on_known(list)
 
 
 def _toset(args: list[Any]) -> Any:
