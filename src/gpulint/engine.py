@@ -38,7 +38,8 @@ def placeholders(res: Resource, rule: Rule, options: dict[str, Any]) -> dict[str
     missing += conditions.mismatched_tags(tags, options.get("patterns"))
     return {
         "address": res.address, "type": res.type, "path": res.path,
-        "instance_type": text("instance.type"), "gpu_model": text("gpu.model") + (  # a MIG slice is not the whole GPU
+        "instance_type": text("instance.type"),
+        "gpu_model": (text("gpu.model") if text("gpu.model") != "?" else "GPU (model unknown)") + (  # a MIG slice is not the whole GPU
             f" MIG {f['gpu.mig_profile']}" if f.get("gpu.mig_profile") else ""),
         "gpu_count": text("gpu.count"), "capacity": text("capacity"), "workload": text("workload"),
         "model": text("model.id"), "precision": text("model.precision"),
