@@ -15,6 +15,7 @@ import click
 
 from gpulint import __version__
 from gpulint.commands.pricing_flags import scan_flags
+from gpulint.reporters import FORMATS
 
 EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 SEVERITIES = ("error", "warning", "info")
@@ -148,8 +149,7 @@ def run_scan(rules_dirs: tuple[str, ...], params: dict[str, Any]) -> tuple[Any, 
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "markdown", "github",
-                                                   "junit"]), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Output format: text, the JSON report, SARIF 2.1.0, Markdown, GitHub "
                    "workflow annotations or JUnit XML.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from gpulint import conditions
+from gpulint.alternatives import money
 from gpulint.cost import finding_saving
 from gpulint.model import Finding, NotEvaluated, Resource, Severity, Unknown
 from gpulint.ruleset import Rule
@@ -16,7 +17,7 @@ SIZING_TEXT = ("model_label", "provided", "alternative_detail", "alternative_sav
 
 
 def _fmt_money(v: Any) -> str:
-    return f"${v:,.0f}" if isinstance(v, (int, float)) else "?"
+    return money(v) if isinstance(v, (int, float)) else "?"
 
 
 def placeholders(res: Resource, rule: Rule, options: dict[str, Any]) -> dict[str, str]:

@@ -12,10 +12,6 @@ class Severity(str, enum.Enum):
     WARNING = "warning"
     INFO = "info"
 
-    @property
-    def rank(self) -> int:
-        return {"info": 0, "warning": 1, "error": 2}[self.value]
-
 
 class Unknown:
     """A value that could not be resolved. It carries the reason so the report can say why."""
@@ -33,10 +29,6 @@ class Unknown:
 
     def __hash__(self) -> int:
         return hash(("unknown", self.reason))
-
-
-def is_unknown(value: Any) -> bool:
-    return isinstance(value, Unknown)
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpulint.reporters.tables import money
+
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m", "dim": "\033[2m",
             "bold": "\033[1m", "reset": "\033[0m"}
-
-
-def _money(v: Any) -> str:
-    return f"${v:,.2f}" if isinstance(v, (int, float)) else "not priced"
 
 
 def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = False) -> str:
@@ -22,7 +20,7 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         out.append(f"{where}: {c('error' if d['severity'] == 'error' else 'warning', d['severity'])}"
                    f" {d['message']}")
     for f in report["findings"]:
-        saving = f" [saves {_money(f['monthly_saving_usd'])}/month]" \
+        saving = f" [saves {money(f['monthly_saving_usd'])}/month]" \
             if f.get("monthly_saving_usd") else ""
         out.append(f"{f['path']}:{f['line']}: {c(f['severity'], f['severity'])} "
                    f"{c('bold', f['rule'])} {f['message']}{saving}")
@@ -33,11 +31,11 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         out.append(c("bold", "GPU resources"))
         for r in report["resources"]:
             what = r["instance_type"] or (f"{r['gpu_count'] or '?'}× {r['gpu_model'] or 'GPU'}")
-            cost = _money(r["monthly_cost_usd"])
+            cost = money(r["monthly_cost_usd"])
             top = r.get("monthly_cost_max_usd")
             if top is not None and r["monthly_cost_usd"] is not None and top != r["monthly_cost_usd"]:
                 # Autoscaling pools are priced at their minimum size; say so and show the ceiling.
-                cost = f"{cost}/month at the minimum {r['replicas']['min']}, up to {_money(top)}"
+                cost = f"{cost}/month at the minimum {r['replicas']['min']}, up to {money(top)}"
             count = f" × {r['count']:g}" if isinstance(r.get("count"), (int, float)) else ""
             out.append(f"  {r['path']}:{r['line']} {r['address']}  {what}{count} "
                        f"{r['capacity']}  {cost}/month" if r["monthly_cost_usd"] is not None else
@@ -47,7 +45,7 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
             if change and change.get("actions") not in (["no-op"], ["read"]):
                 # From a Terraform plan: what the change does, and the cost before it.
                 before = change.get("monthly_cost_before_usd")
-                was = f", was {_money(before)}/month" if before is not None else ""
+                was = f", was {money(before)}/month" if before is not None else ""
                 out.append(f"      plan: {'/'.join(change['actions'])}{was}")
             if verbose and r.get("price_basis"):
                 out.append(c("dim", f"      {r['price_basis']}"))
@@ -75,13 +73,13 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
     out.append("")
     out.append(
         f"{s['gpu_resources']} GPU resources in {s['files_scanned']} files: "
-        f"{_money(s['monthly_cost_usd'])}/month"
-        + (f" (up to {_money(s['monthly_cost_max_usd'])} with autoscaling at its maximum)"
+        f"{money(s['monthly_cost_usd'])}/month"
+        + (f" (up to {money(s['monthly_cost_max_usd'])} with autoscaling at its maximum)"
            if s.get("monthly_cost_max_usd", s["monthly_cost_usd"]) > s["monthly_cost_usd"]
            else "")
         + (f" ({s['unpriced_resources']} not priced)" if s["unpriced_resources"] else "")
         + f"; {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info; "
-        f"potential saving {_money(s['potential_saving_usd'])}/month"
+        f"potential saving {money(s['potential_saving_usd'])}/month"
         + "".join(f"; {s[k]} {k}" for k in ("suppressed", "baselined") if s.get(k))
         + (f"; {broken} file problem(s) reported above" if (broken := sum(
             1 for d in report["diagnostics"] if d["severity"] == "error")) else ""))
