@@ -185,8 +185,7 @@ def _run(paths: list[str], rules: list[Rule], options: ScanOptions | None) -> Sc
     for res in resources:
         cost.price_resource(res, opts.hours, cost_opts)
         rightsizing.apply(res, replace(sizing_opts, hours=res.facts["cost.hours"]))
-    rules_by_id = rules
-    findings, skipped = evaluate(resources, rules_by_id, opts.rule_options, opts.severities,
+    findings, skipped = evaluate(resources, rules, opts.rule_options, opts.severities,
                                  opts.hours)
     # Suppressions are read where the reported resources are (a module's file too), and their
     # own diagnostics kept for the given files.
