@@ -17,7 +17,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "src"))
 
-from gpulint import scan  # noqa: E402
+from gpulint import pipeline as scan  # noqa: E402
 from gpulint.ruleset import load_rules  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "kubernetes")

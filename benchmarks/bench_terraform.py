@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from gpulint import scan
+from gpulint import pipeline as scan
 from gpulint.ruleset import load_rules
 from gpulint.terraform import loader
 

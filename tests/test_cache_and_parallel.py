@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from gpulint import cache as cache_mod
-from gpulint import parallel, scan
+from gpulint.load import cache as cache_mod
+from gpulint.load import parallel
+from gpulint import pipeline as scan
 from gpulint.cli import cli
 from gpulint.ruleset import load_rules
 
@@ -197,7 +198,7 @@ def test_concurrent_runs_share_the_cache_safely(repo: str, tmp_path: Any) -> Non
 
 
 def test_each_file_is_read_and_parsed_once(repo: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gpulint.parse import source
+    from gpulint.load import source
 
     parsed: list[bytes] = []
     reads: list[str] = []

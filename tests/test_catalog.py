@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gpulint import catalog
+from gpulint.pricing import catalog
 
 REPO = Path(__file__).resolve().parent.parent
 CATALOG_FILE = REPO / "src" / "gpulint" / "data" / "gpu_catalog.json"

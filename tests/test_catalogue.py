@@ -11,7 +11,7 @@ import sys
 import pytest
 import yaml
 
-from gpulint import scan
+from gpulint import pipeline as scan
 from gpulint.comments import directives
 from gpulint.engine import placeholders
 from gpulint.model import Resource

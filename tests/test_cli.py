@@ -158,7 +158,7 @@ def test_invalid_custom_rule_dir_is_usage_error(tmp_path: "os.PathLike[str]") ->
 def test_internal_error_is_one_line_exit_3(monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     from gpulint import cli as cli_mod
-    from gpulint import scan as scan_mod
+    from gpulint import pipeline as scan_mod
 
     def boom(*a: object, **k: object) -> None:
         raise RuntimeError("simulated bug")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gc
 
-from gpulint import collector
+from gpulint.load import collector
 
 
 def test_paused_restores_the_collector_state() -> None:
@@ -47,7 +47,7 @@ def test_a_process_that_froze_objects_itself_keeps_them_frozen() -> None:
 
 
 def test_a_scan_leaves_nothing_frozen(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from gpulint import scan
+    from gpulint import pipeline as scan
     from gpulint.ruleset import load_rules
 
     (tmp_path / "main.tf").write_text('resource "aws_instance" "a" {\n'

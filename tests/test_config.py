@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from gpulint import config
+from gpulint.config import load as config
 from gpulint.cli import cli
-from gpulint.commands.init import STARTER
+from gpulint.cli.init import STARTER
 
 
 def _invoke(*args: str) -> Result:

@@ -8,9 +8,11 @@ import os
 
 import pytest
 
-from gpulint import catalog, cost, scan
+from gpulint.pricing import catalog
+from gpulint.pricing import price as cost
+from gpulint import pipeline as scan
 from gpulint.model import Resource, Unknown
-from gpulint.pricing_overrides import parse
+from gpulint.pricing.overrides import parse
 from gpulint.ruleset import load_rules
 
 HERE = os.path.join(os.path.dirname(__file__), "cost")

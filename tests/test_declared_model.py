@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpulint.facts.declared_model import from_command, from_tags
+from gpulint.facts.model_decl import from_command, from_tags
 
 
 def _cmd(*args: str, env: dict[str, str] | None = None):  # noqa: ANN202 - test helper

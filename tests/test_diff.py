@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from gpulint import catalog
+from gpulint.pricing import catalog
 from gpulint.cli import cli
 
 TAGS = '{ team = "ml", project = "p", env = "prod" }'
@@ -291,7 +291,7 @@ def test_local_modules_resolve_at_base_and_are_not_scanned_twice(repo: str) -> N
 def test_what_changed_reads_like_the_code() -> None:
     # A resized node group: whole GPU counts without ".0", and of the replicas only the bound
     # that moved, not two Python dicts.
-    from gpulint.commands.diff_cmd import _what_changed
+    from gpulint.cli.diff import _what_changed
 
     entry = {"changes": {
         "instance_type": {"before": "g6e.12xlarge", "after": "g6e.48xlarge"},

@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from gpulint import catalog
+from gpulint.pricing import catalog
 from gpulint.cli import cli
 
 

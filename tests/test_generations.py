@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gpulint import catalog, generations
+from gpulint.pricing import catalog
+from gpulint.sizing import generations
 
 
 def test_every_catalog_gpu_has_a_row() -> None:

@@ -13,8 +13,14 @@ import pytest
 from click.testing import CliRunner
 
 from github_fake import FakeGitHub
-from gpulint.github.api import GitHubClient, GitHubError, RateLimitError, graphql_url_for, parse_link_header
-from gpulint.github.cli import comment as comment_group
+from gpulint.github.api import (
+    GitHubClient,
+    GitHubError,
+    RateLimitError,
+    graphql_url_for,
+    parse_link_header,
+)
+from gpulint.cli.comment import comment as comment_group
 from gpulint.github.comment import ACTIONS_BOT, head_of, upsert_comment
 from gpulint.reporters import markdown
 

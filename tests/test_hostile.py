@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import hostile_inputs
-from gpulint import parallel
+from gpulint.load import parallel
 from gpulint.cli import cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -115,7 +115,7 @@ def test_unreadable_file_case(tree: tuple[str, list[hostile_inputs.Case]]) -> No
 
 
 def test_max_file_size_is_configurable_in_scan_options(tmp_path: Any) -> None:
-    from gpulint import scan
+    from gpulint import pipeline as scan
     from gpulint.ruleset import load_rules
 
     path = tmp_path / "big.yaml"
@@ -126,7 +126,7 @@ def test_max_file_size_is_configurable_in_scan_options(tmp_path: Any) -> None:
 
 
 def test_evaluation_bombs_become_unknown_values_not_hangs() -> None:
-    from gpulint import scan
+    from gpulint import pipeline as scan
     from gpulint.ruleset import load_rules
 
     result = scan.run([os.path.join(hostile_inputs.HOSTILE, "evaluation-bombs")], load_rules(),

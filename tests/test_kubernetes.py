@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from gpulint import catalog, scan
+from gpulint.pricing import catalog
+from gpulint import pipeline as scan
 from gpulint.model import Resource, Unknown
 
 HERE = os.path.join(os.path.dirname(__file__), "fixtures", "kubernetes")

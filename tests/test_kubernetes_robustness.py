@@ -7,10 +7,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpulint import cost, linking
+from gpulint.pricing import price as cost
+from gpulint.facts.kubernetes import link as linking
 from gpulint.facts import kubernetes as k8s_facts
-from gpulint.facts.k8s_kinds import KINDS
-from gpulint.parse.kubernetes import K8sObject
+from gpulint.facts.kubernetes.kinds import KINDS
+from gpulint.load.kubernetes import K8sObject
 
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 10), st.text(max_size=8),
                      st.sampled_from(["1", "0", "spot", "In", "NotIn", "Exists", "NoSchedule",
@@ -51,7 +52,7 @@ def _fixture_objects() -> list[K8sObject]:
     import glob
     import os
 
-    from gpulint.parse.kubernetes import load_documents
+    from gpulint.load.kubernetes import load_documents
 
     here = os.path.join(os.path.dirname(__file__), "fixtures", "kubernetes")
     out: list[K8sObject] = []

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gpulint.models import MOE_FFN_FRACTION, ModelInfo, catalog_metadata, resolve
+from gpulint.sizing.model_catalog import MOE_FFN_FRACTION, ModelInfo, catalog_metadata, resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW_CSV = Path("/work/shared/data/models/models.csv")

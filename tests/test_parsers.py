@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpulint.parse.kubernetes import load_documents
+from gpulint.load.kubernetes import load_documents
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.parser import parse_hcl, parse_tf_json
 from gpulint.terraform.syntax import HclSyntaxError

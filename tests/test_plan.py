@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from gpulint import report, scan
+from gpulint.report import build as report
+from gpulint import pipeline as scan
 from gpulint.model import Resource, Unknown
 from gpulint.ruleset import load_rules
 

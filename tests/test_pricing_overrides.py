@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from gpulint.pricing_overrides import OverridesError, load, parse
+from gpulint.pricing.overrides import OverridesError, load, parse
 
 EXAMPLE = textwrap.dedent("""\
     version: 1

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gpulint.parse import source
+from gpulint.load import source
 
 
 def _stat_says(monkeypatch: pytest.MonkeyPatch, size: int) -> None:

@@ -8,7 +8,8 @@ import os
 
 import pytest
 
-from gpulint import rightsizing, scan
+from gpulint.derive import fit as rightsizing
+from gpulint import pipeline as scan
 from gpulint.ruleset import load_rules
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "rules")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gpulint import scan
+from gpulint import pipeline as scan
 from gpulint.ruleset import load_rules
 
 RULES = {r.id: r for r in load_rules()}

@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from gpulint import scan
+from gpulint import pipeline as scan
 from gpulint.comments import directives
 from gpulint.ruleset import load_rules
 

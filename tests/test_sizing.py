@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from gpulint.models import ModelInfo, resolve
-from gpulint.sizing import (
+from gpulint.sizing.model_catalog import ModelInfo, resolve
+from gpulint.sizing.estimate import (
     CUDA_CONTEXT_GIB,
     DEFAULT_CONCURRENCY,
     GIB,

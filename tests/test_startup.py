@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from gpulint import progress
+from gpulint.cli import progress
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HEAVY = ("lark", "hcl2", "jsonschema", "yaml", "gpulint.scan")
+HEAVY = ("lark", "hcl2", "jsonschema", "yaml", "gpulint.pipeline")
 
 _PROBE = """
 import sys
@@ -41,7 +41,7 @@ def test_version_imports_no_parser_or_schema_library() -> None:
 def test_one_yaml_file_run_imports_no_terraform_parser_or_jsonschema() -> None:
     got = loaded_modules("scan", "--no-cache", os.path.join("examples", "kubernetes",
                                                             "inference.yaml"))
-    assert "gpulint.scan" in got and "yaml" in got
+    assert "gpulint.pipeline" in got and "yaml" in got
     assert not got & {"lark", "hcl2", "jsonschema"}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 
-from gpulint import scan
+from gpulint import pipeline as scan
 from gpulint.ruleset import load_rules
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -83,7 +83,7 @@ def test_unused_misspelt_and_malformed_suppressions_are_reported() -> None:
 
 
 def test_suppressed_not_counted_as_findings_but_reported() -> None:
-    from gpulint import report
+    from gpulint.report import build as report
 
     result = _run()
     doc = report.build(result, 730.0, show_suppressed=True)
@@ -100,7 +100,7 @@ def test_report_with_suppressed_findings_matches_the_schema() -> None:
     from jsonschema import Draft202012Validator
 
     from conftest import ROOT
-    from gpulint import report
+    from gpulint.report import build as report
 
     with open(os.path.join(ROOT, "src", "gpulint", "schemas", "report.schema.json")) as fh:
         schema = json.load(fh)

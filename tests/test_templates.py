@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gpulint import scan
+from gpulint import pipeline as scan
 from gpulint.cli import cli
 
 TEMPLATE = textwrap.dedent("""\

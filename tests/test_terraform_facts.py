@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from gpulint import scan
+from gpulint import pipeline as scan
 from gpulint.comments import directives
 from gpulint.facts.terraform import BUILDERS
 from gpulint.model import Resource, Unknown

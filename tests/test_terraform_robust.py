@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpulint import cost
+from gpulint.pricing import price as cost
 from gpulint.facts.terraform import BUILDERS, build_all
 from gpulint.model import Unknown
 from gpulint.terraform.module import ResourceInstance

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from gpulint.cli import cli
-from gpulint.commands.var_order import cli_order
+from gpulint.cli.var_order import cli_order
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "terraform", "var_order")
 A, B = os.path.join(HERE, "a.tfvars"), os.path.join(HERE, "b.tfvars")  # g5.xlarge, g6.xlarge

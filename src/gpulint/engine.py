@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from gpulint import conditions
-from gpulint.alternatives import money
-from gpulint.cost import finding_saving
+from gpulint.derive.alternative import money
+from gpulint.pricing.price import finding_saving
 from gpulint.model import Finding, NotEvaluated, Resource, Severity, Unknown
 from gpulint.ruleset import Rule
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from gpulint.comments import directives
-from gpulint.config import did_you_mean
+from gpulint.config.load import did_you_mean
 from gpulint.model import Diagnostic, Finding, NotEvaluated
 
 COMMENT_KEY = "gpulint:ignore"

@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from gpulint import catalog
+from gpulint.pricing import catalog
 from gpulint.model import Resource, Unknown
 
 # Tag/label keys that state the workload class explicitly, in priority order.

@@ -16,13 +16,13 @@ def render(fmt: str, report: dict[str, Any], rules: list[dict[str, Any]], *,
         return importlib.import_module("gpulint.reporters.text").render(
             report, colour=colour, verbose=verbose)
     if fmt == "json":
-        return importlib.import_module("gpulint.reporters.json_report").render(report)
+        return importlib.import_module("gpulint.reporters.json").render(report)
     if fmt == "sarif":
         return importlib.import_module("gpulint.reporters.sarif").render(report, rules)
     if fmt == "markdown":
         return importlib.import_module("gpulint.reporters.markdown").render(report)
     if fmt == "github":
-        return importlib.import_module("gpulint.reporters.annotations").render(report)
+        return importlib.import_module("gpulint.reporters.github_annotations").render(report)
     if fmt == "junit":
         return importlib.import_module("gpulint.reporters.junit").render(report, rules)
     raise ValueError(f"unknown format {fmt!r}")

@@ -12,8 +12,21 @@ from typing import Any, Callable
 from gpulint.model import Unknown
 from gpulint.terraform.functions import FUNCTIONS, FunctionError
 from gpulint.terraform.syntax import (
-    BinOp, Call, Conditional, Expr, ForExpr, GetAttr, Index, Literal, ObjectExpr, Splat, Template,
-    TupleExpr, UnaryOp, Unsupported, Var,
+    BinOp,
+    Call,
+    Conditional,
+    Expr,
+    ForExpr,
+    GetAttr,
+    Index,
+    Literal,
+    ObjectExpr,
+    Splat,
+    Template,
+    TupleExpr,
+    UnaryOp,
+    Unsupported,
+    Var,
 )
 
 Resolver = Callable[[str], Any]  # root name -> value (may be Unknown)

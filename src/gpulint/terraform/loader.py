@@ -8,7 +8,13 @@ from typing import Callable
 
 from gpulint.model import Diagnostic
 from gpulint.terraform.module import (
-    Inputs, LoadResult, ParsedFile, iter_blocks, load_module, resolve_module_source, root_variables,
+    Inputs,
+    LoadResult,
+    ParsedFile,
+    iter_blocks,
+    load_module,
+    resolve_module_source,
+    root_variables,
 )
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.parser import parse_hcl, parse_tf_json

@@ -553,7 +553,7 @@ def _traversal(expr: Any) -> str | None:
 
 def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_dir: Any,
                result: LoadResult) -> None:
-    from gpulint.terraform import community
+    from gpulint.facts.terraform import community
 
     name = call.labels[0]
     addr = f"{prefix}module.{name}"

@@ -7,7 +7,15 @@ import re
 from typing import Any
 
 from gpulint.terraform.syntax import (
-    Attribute, Block, Expr, HclSyntaxError, Literal, ObjectExpr, TupleExpr, body, expression,
+    Attribute,
+    Block,
+    Expr,
+    HclSyntaxError,
+    Literal,
+    ObjectExpr,
+    TupleExpr,
+    body,
+    expression,
 )
 
 # Top-level blocks and how many labels each has; everything else in a .tf.json is ignored.

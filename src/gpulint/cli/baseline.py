@@ -1,0 +1,27 @@
+"""`gpulint baseline`: record the current findings so `scan --baseline` reports only new ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from gpulint.cli import run_scan
+from gpulint.cli.options import scan_flags
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
+              default=".gpulint-baseline.json", show_default=True,
+              help="Where to write the baseline.")
+@scan_flags
+def baseline(output: str, rules_dirs: tuple[str, ...], **params: Any) -> None:
+    """Record the findings in PATHS (default: the current directory) as accepted."""
+    from gpulint.report.baseline import to_json
+
+    result, _ = run_scan(rules_dirs, params)
+    with open(output, "w", encoding="utf-8") as fh:
+        fh.write(to_json(result.findings))
+    click.echo(f"{len(result.findings)} finding(s) recorded in {output}; "
+               f"use `gpulint scan --baseline {output}` to report only new ones")

@@ -1,0 +1,122 @@
+"""`gpulint cost [PATH]...`: the monthly GPU cost per resource, provider and team."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from gpulint.cli.options import build_options, scan_flags
+from gpulint.reporters.tables import markdown_table, money, text_table
+
+HEADERS = ("Resource", "Location", "Type", "Capacity", "Count", "Hourly", "Hours", "Monthly")
+NUMERIC = frozenset({4, 5, 6, 7})
+
+
+def _cells(row: dict[str, Any]) -> list[str]:
+    from gpulint.pricing.price import usd_rate
+
+    what = row["instance_type"] or f"{row['gpu_count'] or '?'}× {row['gpu_model'] or 'GPU'}"
+    hourly = row["hourly_usd"]
+    return [row["address"], f"{row['path']}:{row['line']}", what, row["capacity"],
+            f"{row['count']:g}" if isinstance(row["count"], (int, float)) else "?",
+            usd_rate(hourly) if isinstance(hourly, (int, float)) else "?",
+            f"{row['hours']:g}" if isinstance(row["hours"], (int, float)) else "?",
+            money(row["monthly_usd"])]
+
+
+def _totals(data: dict[str, Any]) -> tuple[list[list[str]], list[list[str]]]:
+    t = data["totals"]
+    return ([[p, money(v)] for p, v in t["by_provider"].items()],
+            [[g, money(v)] for g, v in t["by_group"].items()])
+
+
+def render_text(data: dict[str, Any], verbose: bool = True) -> str:
+    from gpulint.reporters.text import price_note
+
+    out: list[str] = []
+    for d in data["diagnostics"]:
+        where = f"{d['path']}:{d['line']}" if d.get("line") else d["path"]
+        out.append(f"{where}: {d['severity']} {d['message']}")
+    rows = data["resources"]
+    if not rows:
+        out.append("No GPU resources found.")
+    else:
+        table = text_table(HEADERS, [_cells(r) for r in rows], NUMERIC)
+        out += table[:2]
+        for r, line in zip(rows, table[2:]):
+            out.append(line)
+            if r["unpriced_reason"]:
+                out.append(f"    not priced: {r['unpriced_reason']}")
+            elif verbose and r["basis"]:
+                out.append(f"    {r['basis']}")
+    t = data["totals"]
+    providers, groups = _totals(data)
+    out.append("")
+    out += text_table(("Provider", "Monthly"), providers, frozenset({1}))
+    out.append("")
+    out += text_table((f"Tag {t['group_by']}", "Monthly"), groups, frozenset({1}))
+    out.append("")
+    unpriced = f" ({t['unpriced_resources']} not priced)" if t["unpriced_resources"] else ""
+    out.append(f"Total: {money(t['monthly_usd'])}/month for {len(rows)} GPU resources{unpriced}")
+    out.append(price_note(data))
+    return "\n".join(out) + "\n"
+
+
+def render_markdown(data: dict[str, Any]) -> str:
+    from gpulint.reporters.text import price_note
+
+    t = data["totals"]
+    out = ["## GPU cost", ""]
+    out += markdown_table(HEADERS, [_cells(r) for r in data["resources"]], NUMERIC)
+    details = [f"- `{r['address']}`: " + (f"not priced: {r['unpriced_reason']}"
+                                          if r["unpriced_reason"] else str(r["basis"]))
+               for r in data["resources"]]
+    if details:
+        out += ["", "<details><summary>Price basis per resource</summary>", ""] + details + \
+               ["", "</details>"]
+    providers, groups = _totals(data)
+    out += ["", "### By provider", ""] + markdown_table(("Provider", "Monthly"), providers,
+                                                        frozenset({1}))
+    out += ["", f"### By tag `{t['group_by']}`", ""] + markdown_table(
+        (t["group_by"], "Monthly"), groups, frozenset({1}))
+    unpriced = f" ({t['unpriced_resources']} not priced)" if t["unpriced_resources"] else ""
+    out += ["", f"**Total: {money(t['monthly_usd'])}/month**{unpriced}", "",
+            f"_{price_note(data)}_"]
+    return "\n".join(out) + "\n"
+
+
+@click.command("cost")
+@click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
+              show_default=True)
+@click.option("--group-by", default="team", show_default=True, metavar="TAG",
+              help="Tag or label whose values the totals are grouped by.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
+              help="Write to a file instead of standard output.")
+@click.option("--brief", is_flag=True, help="Text output: leave out the price basis lines.")
+@scan_flags
+def cost(paths: tuple[str, ...], fmt: str, group_by: str, output: str | None, brief: bool,
+         rules_dirs: tuple[str, ...], **kwargs: Any) -> None:
+    """Monthly GPU cost of PATHS (default: the current directory): count × hourly × hours per
+    resource, with totals per provider and per team tag."""
+    from gpulint.report import build as report_mod
+    from gpulint import pipeline as scan_mod
+    from gpulint.cli import _load_rules
+    from gpulint.pricing.breakdown import breakdown
+
+    opts = build_options(kwargs)
+    result = scan_mod.run(list(paths) or ["."], _load_rules(rules_dirs), opts)
+    data = breakdown(report_mod.build(result, opts.hours), group_by)
+    if fmt == "json":
+        text = json.dumps(data, indent=2) + "\n"
+    elif fmt == "markdown":
+        text = render_markdown(data)
+    else:
+        text = render_text(data, verbose=not brief)
+    if output:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        click.echo(text, nl=False)

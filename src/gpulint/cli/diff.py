@@ -1,0 +1,186 @@
+"""`gpulint diff --base REF [PATH]...`: what a change does to the monthly GPU bill."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from gpulint.cli.options import build_options, scan_flags
+from gpulint.reporters.tables import markdown_table, money, text_table
+
+HEADERS = ("Change", "Resource", "Location", "Before", "After", "Delta")
+NUMERIC = frozenset({3, 4, 5})
+
+
+def _cells(e: dict[str, Any]) -> list[str]:
+    name = e["address"] + (f" (was {e['renamed_from']})" if e.get("renamed_from") else "")
+    before = "—" if e["change"] == "added" else money(e["before_usd"])
+    after = "—" if e["change"] == "removed" else money(e["after_usd"])
+    return [e["change"], name, f"{e['path']}:{e['line']}", before, after,
+            money(e["delta_usd"], signed=True)]
+
+
+def _shown(v: Any) -> str:
+    """A changed value as a reader writes it: 8, not 8.0."""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return repr(v)
+
+
+def _what_changed(e: dict[str, Any]) -> str:
+    parts = []
+    for k, v in e["changes"].items():
+        if k in {"hourly_cost_usd", "monthly_cost_usd"}:
+            continue
+        before, after = v["before"], v["after"]
+        if isinstance(before, dict) and isinstance(after, dict):  # replicas: only what moved
+            parts += [f"{k}.{sub} {_shown(before.get(sub))} → {_shown(after.get(sub))}"
+                      for sub in {**before, **after} if before.get(sub) != after.get(sub)]
+        else:
+            parts.append(f"{k} {_shown(before)} → {_shown(after)}")
+    return ", ".join(parts)
+
+
+def _headline(d: dict[str, Any]) -> str:
+    return (f"Monthly GPU cost: {money(d['base_monthly_usd'])} → {money(d['head_monthly_usd'])} "
+            f"({money(d['delta_usd'], signed=True)}/month) against {d['base_ref']}")
+
+
+def _finding_line(f: dict[str, Any]) -> str:
+    saving = f" [saves {money(f['monthly_saving_usd'])}/month]" if f.get("monthly_saving_usd") \
+        else ""
+    return f"{f['path']}:{f['line']}: {f['severity']} {f['rule']} {f['message']}{saving}"
+
+
+def render_text(d: dict[str, Any], verbose: bool = False) -> str:
+    from gpulint.reporters.text import price_note
+
+    out = [_headline(d)]
+    shown = [e for e in d["resources"] if verbose or e["change"] != "unchanged"]
+    unchanged = sum(1 for e in d["resources"] if e["change"] == "unchanged")
+    if shown:
+        out.append("")
+        table = text_table(HEADERS, [_cells(e) for e in shown], NUMERIC)
+        out += table[:2]
+        for e, line in zip(shown, table[2:]):
+            out.append(line)
+            if e.get("changes"):
+                out.append(f"    {_what_changed(e)}")
+            if verbose:
+                for side in ("before_basis", "after_basis"):
+                    if e.get(side):
+                        out.append(f"    {side.split('_')[0]}: {e[side]}")
+    if unchanged and not verbose:
+        out.append(f"{unchanged} GPU resource(s) unchanged.")
+    if d["unpriced_changes"]:
+        out.append(f"{d['unpriced_changes']} changed resource(s) could not be priced; the total "
+                   "counts priced resources only.")
+    for title, key in (("New findings", "new_findings"), ("Fixed findings", "fixed_findings")):
+        if d[key]:
+            out += ["", f"{title} ({len(d[key])})"] + ["  " + _finding_line(f) for f in d[key]]
+    out += ["", price_note(d)]
+    return "\n".join(out) + "\n"
+
+
+def render_markdown(d: dict[str, Any]) -> str:
+    from gpulint.reporters.text import price_note
+
+    out = ["## GPU cost change", "", f"**{_headline(d)}**", ""]
+    changed = [e for e in d["resources"] if e["change"] != "unchanged"]
+    if changed:
+        out += markdown_table(HEADERS, [_cells(e) for e in changed], NUMERIC)
+        notes = [f"- `{e['address']}`: {_what_changed(e)}" for e in changed if e.get("changes")]
+        out += ([""] + notes) if notes else []
+    else:
+        out.append("No GPU resource changed.")
+    if d["unpriced_changes"]:
+        out += ["", f"{d['unpriced_changes']} changed resource(s) could not be priced."]
+    for title, key in (("New findings", "new_findings"), ("Fixed findings", "fixed_findings")):
+        if d[key]:
+            out += ["", f"### {title} ({len(d[key])})", ""]
+            out += [f"- `{f['path']}:{f['line']}` **{f['rule']}** ({f['severity']}): "
+                    f"{f['message']}" for f in d[key]]
+    out += ["", f"_{price_note(d)}_"]
+    return "\n".join(out) + "\n"
+
+
+def _load_report(path: str) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as e:
+        raise click.UsageError(f"--compare-to {path}: {e.strerror or e}") from None
+    except json.JSONDecodeError as e:
+        raise click.UsageError(f"--compare-to {path}:{e.lineno}: invalid JSON: {e.msg}") from None
+    if not isinstance(data, dict) or not all(k in data for k in ("resources", "findings",
+                                                                  "summary")):
+        raise click.UsageError(f"--compare-to {path}: not a `gpulint scan --format json` report")
+    return data
+
+
+@click.command("diff")
+@click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
+@click.option("--base", "base_ref", metavar="REF",
+              help="Git revision to compare with (read with git archive; the work tree is "
+                   "not touched).")
+@click.option("--compare-to", "compare_to", type=click.Path(dir_okay=False),
+              help="Compare with an earlier `gpulint scan --format json` report instead of git.")
+@click.option("--max-increase", type=click.FloatRange(0), metavar="USD",
+              help="Exit 1 when the change adds more than this many USD a month.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
+              show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
+              help="Write to a file instead of standard output.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Text output: list unchanged resources and both price bases.")
+@scan_flags
+def diff(paths: tuple[str, ...], base_ref: str | None, compare_to: str | None,
+         max_increase: float | None, fmt: str, output: str | None, verbose: bool,
+         rules_dirs: tuple[str, ...], **kwargs: Any) -> None:
+    """Monthly GPU cost change of PATHS (default: the current directory) against --base REF
+    or --compare-to REPORT, with findings the change adds and fixes."""
+    from gpulint.report import diff as diff_mod
+    from gpulint.report import build as report_mod
+    from gpulint import pipeline as scan_mod
+    from gpulint.cli import _load_rules
+    from gpulint.report.git_base import GitError
+
+    if not base_ref and not compare_to:
+        raise click.UsageError("give --base REF or --compare-to REPORT.json")
+    opts = build_options(kwargs)
+    rules = _load_rules(rules_dirs)
+    targets = list(paths) or ["."]
+    if compare_to:
+        base = _load_report(compare_to)
+        label = base_ref or compare_to
+    else:
+        assert base_ref is not None
+        try:
+            result, _missing = diff_mod.scan_git_base(base_ref, targets, rules, opts)
+        except GitError as e:
+            raise click.UsageError(f"--base {base_ref}: {e}") from None
+        base = report_mod.build(result, opts.hours)
+        label = base_ref
+    head = report_mod.build(scan_mod.run(targets, rules, opts), opts.hours)
+    data = diff_mod.compare(base, head, label)
+    exceeded = max_increase is not None and data["delta_usd"] > max_increase
+    data["max_increase_usd"] = max_increase
+    data["max_increase_exceeded"] = exceeded
+    if fmt == "json":
+        text = json.dumps(data, indent=2) + "\n"
+    elif fmt == "markdown":
+        text = render_markdown(data)
+    else:
+        text = render_text(data, verbose)
+    if output:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        click.echo(text, nl=False)
+    if exceeded:
+        click.echo(f"gpulint: the change adds {money(data['delta_usd'])}/month, more than "
+                   f"--max-increase {money(max_increase)}", err=True)
+        sys.exit(1)

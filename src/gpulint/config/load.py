@@ -1,0 +1,402 @@
+"""Find, read and validate the configuration: `.gpulint.yaml` or `[tool.gpulint]` in pyproject.toml.
+
+Discovery walks up from the scanned paths (or the working directory) and stops at the repository
+root. Every problem is reported at once, each with its file, line (YAML) and key path, and a
+did-you-mean for misspelt keys. Command-line flags override the file (see `cli_defaults`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Iterable
+
+CONFIG_FILES = (".gpulint.yaml", ".gpulint.yml")
+PYPROJECT = "pyproject.toml"
+
+
+class ConfigError(Exception):
+    """A configuration that cannot be used; the message lists every problem."""
+
+
+@dataclass(frozen=True)
+class Config:
+    path: str  # the file it came from
+    data: dict[str, Any]
+    lines: dict[tuple[Any, ...], int] = field(default_factory=dict, compare=False)  # YAML only
+
+    @property
+    def base_dir(self) -> str:
+        return os.path.dirname(os.path.abspath(self.path))
+
+    def relative(self, path: str) -> str:
+        """A path written in the file is relative to the file's directory."""
+        return os.path.normpath(os.path.join(self.base_dir, os.path.expanduser(path)))
+
+    def cli_defaults(self) -> dict[str, Any]:
+        """Values for click's default_map: an explicit flag still wins over them."""
+        d = self.data
+        out: dict[str, Any] = {}
+        if "fail_on" in d:
+            out["fail_on"] = d["fail_on"]
+        if "rules_dirs" in d:
+            out["rules_dirs"] = [self.relative(p) for p in d["rules_dirs"]]
+        if "exclude" in d:
+            out["exclude"] = [self.relative(p) for p in d["exclude"]]
+        hours = d.get("usage_hours", {})
+        if "default" in hours:
+            out["hours"] = float(hours["default"])
+        if "by_workload" in hours:
+            out["hours_for"] = [f"{k}={v}" for k, v in hours["by_workload"].items()]
+        if "regions" in d:
+            out["default_regions"] = [f"{k}={v}" for k, v in d["regions"].items()]
+        if isinstance(d.get("pricing_overrides"), str):
+            out["pricing_overrides"] = display(self.relative(d["pricing_overrides"]))
+        if "max_increase_usd" in d.get("thresholds", {}):
+            out["max_increase"] = float(d["thresholds"]["max_increase_usd"])
+        return out
+
+
+@cache
+def schema() -> dict[str, Any]:
+    import json
+    from importlib import resources
+
+    text = (resources.files("gpulint") / "schemas" / "config.schema.json").read_text("utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------------------------------------
+# Discovery
+
+def _has_tool_section(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return False
+    # Cheap test first: most pyproject files have no gpulint section, so skip parsing them.
+    if b"tool.gpulint" not in raw:
+        return False
+    try:
+        _load_toml(path)
+    except ConfigError as e:
+        if "no [tool.gpulint] section" in str(e):
+            return False  # only mentioned, e.g. in a comment
+        raise
+    return True
+
+
+def find(paths: Iterable[str] = ()) -> str | None:
+    """The nearest config file above the scanned paths (or the working directory)."""
+    dirs = [os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".") for p in paths]
+    try:
+        start = os.path.commonpath(dirs) if dirs else os.getcwd()
+    except ValueError:  # paths on different drives
+        start = os.getcwd()
+    current = start
+    while True:
+        for name in CONFIG_FILES:
+            candidate = os.path.join(current, name)
+            if os.path.isfile(candidate):
+                return candidate
+        candidate = os.path.join(current, PYPROJECT)
+        if os.path.isfile(candidate) and _has_tool_section(candidate):
+            return candidate
+        parent = os.path.dirname(current)
+        if parent == current or os.path.exists(os.path.join(current, ".git")):
+            return None
+        current = parent
+
+
+def resolve(explicit: str | None, paths: Iterable[str]) -> Config | None:
+    """`--config FILE` if given, else the discovered file, else None."""
+    if explicit:
+        if not os.path.isfile(explicit):
+            raise ConfigError(f"{explicit}: configuration file not found")
+        return load(explicit)
+    found = find(paths)
+    return load(found) if found else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+
+def _load_toml(path: str) -> dict[str, Any]:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: invalid TOML: {e}") from None
+    section = data.get("tool", {}).get("gpulint")
+    if section is None:
+        raise ConfigError(f"{path}: no [tool.gpulint] section")
+    return section  # type: ignore[no-any-return]
+
+
+def _line_map(node: Any, prefix: tuple[Any, ...], out: dict[tuple[Any, ...], int]) -> None:
+    """Key path → 1-based line, from the YAML node tree, so errors can point at the line."""
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            path = (*prefix, key.value)
+            out[path] = key.start_mark.line + 1
+            _line_map(value, path, out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            out[(*prefix, i)] = item.start_mark.line + 1
+            _line_map(item, (*prefix, i), out)
+
+
+def _load_yaml(path: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        data = yaml.safe_load(text)
+        lines: dict[tuple[Any, ...], int] = {}
+        _line_map(yaml.compose(text, Loader=yaml.SafeLoader), (), lines)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark else ""
+        raise ConfigError(f"{path}{where}: invalid YAML: {getattr(e, 'problem', None) or e}") from None
+    return ({} if data is None else data), lines
+
+
+def load(path: str) -> Config:
+    if os.path.basename(path) == PYPROJECT or path.endswith(".toml"):
+        data, lines = _load_toml(path), {}
+    else:
+        data, lines = _load_yaml(path)
+    config = Config(path, data if isinstance(data, dict) else {}, lines)
+    problems = validate(data, lines) + _check_values(config, lines)
+    problems.sort(key=lambda p: (p[2] or 0, key_path(p[0])))
+    if problems:
+        raise ConfigError(format_problems(display(path), problems))
+    return config
+
+
+def display(path: str) -> str:
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation
+
+Problem = tuple[tuple[Any, ...], str, "int | None"]  # key path, message, line
+
+
+def key_path(path: Iterable[Any]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def format_problems(path: str, problems: list[Problem]) -> str:
+    lines = []
+    for keys, message, line in problems:
+        where = f"{path}:{line}" if line else path
+        lines.append(f"{where}: {key_path(keys)}: {message}")
+    return f"invalid configuration ({len(problems)} problem{'s' * (len(problems) != 1)})\n" \
+        + "\n".join("  " + s for s in lines)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    import difflib
+
+    near = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+def _expected(errors: list[Any]) -> str:
+    """What an anyOf branch set accepts, in words, from its failed branches."""
+    kinds = {"boolean": "true/false", "object": "a mapping", "array": "a list",
+             "string": "a string", "number": "a number"}
+    parts: list[str] = []
+    for e in errors:
+        if e.validator == "enum":
+            parts.append("one of " + ", ".join(repr(v) for v in e.validator_value))
+        elif e.validator == "type":
+            parts.append(kinds.get(str(e.validator_value), str(e.validator_value)))
+    return " or ".join(dict.fromkeys(parts))
+
+
+def _describe(error: Any, lines: dict[tuple[Any, ...], int]) -> list[Problem]:
+    path = tuple(error.absolute_path)
+
+    def at(keys: tuple[Any, ...], message: str) -> Problem:
+        probe = keys
+        while probe and probe not in lines:
+            probe = probe[:-1]
+        return keys, message, lines.get(probe)
+
+    if error.validator == "additionalProperties":
+        props = list(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in props]
+        return [at((*path, k), f"unknown key {k!r}{did_you_mean(str(k), props)}") for k in extra]
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        # Keep the errors of the branch whose type matched (e.g. a misspelt key in a mapping);
+        # if no branch matched the type, say what is accepted.
+        structural = [e for e in error.context if e.validator not in ("type", "enum")
+                      and not (e.validator == "required" and not e.relative_path)]
+        if structural:
+            return [p for e in structural for p in _describe(e, lines)]
+        needed = [v for e in error.context if e.validator == "required" for v in e.validator_value]
+        if needed and len(needed) == len(error.context):
+            return [at(path, "needs " + " or ".join(repr(k) for k in needed))]
+        choices = [str(v) for e in error.context if e.validator == "enum" for v in e.validator_value]
+        hint = did_you_mean(error.instance, choices) if isinstance(error.instance, str) else ""
+        return [at(path, f"got {error.instance!r}; expected {_expected(list(error.context))}{hint}")]
+    if error.validator == "enum":
+        hint = did_you_mean(error.instance, map(str, error.validator_value)) \
+            if isinstance(error.instance, str) else ""
+        options = ", ".join(repr(v) for v in error.validator_value)
+        if "propertyNames" in error.schema_path:
+            return [at((*path, error.instance), f"unknown key {error.instance!r}{hint}; "
+                                                 f"expected one of {options}")]
+        return [at(path, f"{error.instance!r} is not one of {options}{hint}")]
+    if error.validator == "propertyNames" and error.context:
+        return [p for e in error.context for p in _describe(e, lines)]
+    return [at(path, error.message)]
+
+
+def validate(data: Any, lines: dict[tuple[Any, ...], int] | None = None) -> list[Problem]:
+    """Every schema problem, in file order."""
+    from jsonschema import Draft202012Validator
+
+    lines = lines or {}
+    if not isinstance(data, dict):
+        return [((), "the configuration must be a mapping", None)]
+    validator = Draft202012Validator(schema())
+    problems: list[Problem] = []
+    for error in validator.iter_errors(data):
+        problems.extend(_describe(error, lines))
+    problems = list(dict.fromkeys(problems))
+    return sorted(problems, key=lambda p: (p[2] or 0, key_path(p[0])))
+
+
+def _check_values(config: Config, lines: dict[tuple[Any, ...], int]) -> list[Problem]:
+    """What a schema cannot say: regular expressions compile, referenced paths exist. Runs on
+    whatever has the right type, so these come together with the schema's problems."""
+    import re
+
+    d = config.data
+    problems: list[Problem] = []
+    tags = d.get("tags")
+    patterns = tags.get("patterns") if isinstance(tags, dict) else None
+    for key, pattern in (patterns.items() if isinstance(patterns, dict) else ()):
+        if not isinstance(pattern, str):
+            continue
+        try:
+            re.compile(pattern)
+        except re.error as e:
+            keys = ("tags", "patterns", key)
+            problems.append((keys, f"invalid regular expression: {e}", lines.get(keys)))
+    dirs = d.get("rules_dirs")
+    for i, directory in enumerate(dirs if isinstance(dirs, list) else ()):
+        if isinstance(directory, str) and not os.path.isdir(config.relative(directory)):
+            problems.append((("rules_dirs", i), f"no such directory: {directory}",
+                             lines.get(("rules_dirs", i))))
+    overrides = d.get("pricing_overrides")
+    if isinstance(overrides, str) and not os.path.isfile(config.relative(overrides)):
+        problems.append((("pricing_overrides",), f"no such file: {overrides}",
+                         lines.get(("pricing_overrides",))))
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
+# Applying
+
+TAGS_RULE = "gpu-missing-cost-tags"
+
+
+def configure_rules(config: Config, rules: list[Any]) -> list[Any]:
+    """The enabled rules, with configured severities and options (tags included).
+
+    Rule ids and option names are checked against the loaded rules (custom ones included), so a
+    misspelt id is an error with a suggestion, not a silently ignored setting.
+    """
+    import dataclasses
+
+    from gpulint.model import Severity
+
+    d = config.data
+    by_id = {r.id: r for r in rules}
+    problems: list[Problem] = []
+    changes: dict[str, dict[str, Any]] = {}
+    disabled: set[str] = set()
+    tags = d.get("tags", {})
+    if TAGS_RULE in by_id and tags:
+        changes[TAGS_RULE] = {"options": {**by_id[TAGS_RULE].options, **tags}}
+    for rule_id, setting in d.get("rules", {}).items():
+        rule = by_id.get(rule_id)
+        if rule is None:
+            problems.append((("rules", rule_id), f"unknown rule {rule_id!r}"
+                             f"{did_you_mean(rule_id, by_id)}",
+                             config.lines.get(("rules", rule_id))))
+            continue
+        if not isinstance(setting, dict):
+            setting = {"enabled": False} if setting in (False, "off") else \
+                {} if setting is True else {"severity": setting}
+        if setting.get("enabled") is False:
+            disabled.add(rule_id)
+        change = changes.setdefault(rule_id, {})
+        if "severity" in setting:
+            change["severity"] = Severity(setting["severity"])
+        options = dict(change.get("options", rule.options))
+        for name, value in setting.get("options", {}).items():
+            if name not in rule.options:
+                problems.append((("rules", rule_id, "options", name),
+                                 f"rule {rule_id} has no option {name!r}"
+                                 f"{did_you_mean(name, rule.options)}",
+                                 config.lines.get(("rules", rule_id, "options", name))))
+            options[name] = value
+        change["options"] = options
+    if problems:
+        raise ConfigError(format_problems(display(config.path), problems))
+    return [dataclasses.replace(r, **changes.get(r.id, {})) for r in rules if r.id not in disabled]
+
+
+def apply(config: Config, opts: Any) -> None:
+    """Settings that have no flag: model declarations, hours per resource, inline pricing
+    overrides, suppression policy. (The others reach ScanOptions through the flags' defaults.)"""
+    from gpulint.facts.configured import ModelDeclaration
+    from gpulint.facts.model_decl import ModelDecl
+
+    d = config.data
+    for m in d.get("models", []):
+        decl = ModelDecl(m["model"], f"config {os.path.basename(config.path)}",
+                         precision=m.get("precision"), purpose=m.get("purpose"),
+                         tensor_parallel=m.get("tensor_parallel"),
+                         pipeline_parallel=m.get("pipeline_parallel"),
+                         data_parallel=m.get("data_parallel"))
+        opts.model_declarations.append(ModelDeclaration(
+            decl, m.get("address"), config.relative(m["path"]) if "path" in m else None))
+    for address, hours in d.get("usage_hours", {}).get("by_resource", {}).items():
+        opts.hours_by_address.setdefault(address, float(hours))
+    inline = d.get("pricing_overrides")
+    if isinstance(inline, dict) and opts.pricing_overrides is None:  # a flag wins
+        import yaml
+
+        from gpulint.pricing.overrides import OverridesError, parse
+
+        try:
+            opts.pricing_overrides = parse(yaml.safe_dump(inline, sort_keys=False),
+                                           f"{display(config.path)} pricing_overrides")
+        except OverridesError as e:
+            raise ConfigError(str(e)) from None
+    opts.require_reason = d.get("suppressions", {}).get("require_reason", True)

@@ -1,0 +1,91 @@
+"""A previous-generation GPU where a current one does the same work for less per hour.
+
+Same work (docs/sizing.md, "GPU generations and the same work"): current-generation GPUs of the
+same vendor, in the same provider, region and capacity type, that hold the same memory estimate
+with the same headroom (with no model: at least the same memory per GPU and in total), and give
+at least `min_relative_throughput` of both the summed memory bandwidth and the summed 16-bit
+tensor throughput. Sets gpu.generation and sizing.generation_* facts.
+"""
+
+from __future__ import annotations
+
+from gpulint.sizing import generations
+from gpulint.pricing import offers
+from gpulint.sizing import estimate as sizing
+from gpulint.derive.alternative import (
+    capacity,
+    cheapest,
+    cloud,
+    is_number,
+    pod_without_node,
+    record,
+)
+from gpulint.derive.alternative import set_unknown
+from gpulint.model import Resource
+from gpulint.config.sizing import SizingOptions
+
+FACTS = ("gpu.generation", "sizing.generation_saving_fraction")
+
+
+def apply(res: Resource, est: sizing.Estimate | None, opts: SizingOptions) -> None:
+    f = res.facts
+    gpu, count = f.get("gpu.model"), f.get("gpu.count")
+    if f.get("accelerator.kind", "gpu") != "gpu":
+        return  # TPU, Trainium, Inferentia…: GPU generations do not apply
+    if not isinstance(gpu, str):
+        if gpu is not None:
+            set_unknown(res, FACTS, f"GPU model unknown: {getattr(gpu, 'reason', gpu)}")
+        return
+    row = generations.lookup(gpu)
+    if row is None:
+        set_unknown(res, FACTS, f"GPU {gpu} is not in the generations table")
+        return
+    f["gpu.generation"] = row.status
+    f["text.generation"] = f"{gpu} ({row.architecture}, {row.year})"
+    if not row.previous:
+        return
+    if not row.rated:
+        set_unknown(res, FACTS[1:], f"no datasheet throughput figures for {gpu}")
+        return
+    if not is_number(count) or count < 1:
+        set_unknown(res, FACTS[1:], "GPU count unknown" if not is_number(count)
+                    else "a fraction of a GPU")
+        return
+    mem = f.get("gpu.memory_gib") if is_number(f.get("gpu.memory_gib")) else 0.0
+
+    def holds(gpu_mem: float, n: float) -> bool:
+        if est is not None:
+            return sizing.fits(est, gpu_mem, n, opts.headroom)
+        return gpu_mem >= mem and gpu_mem * n >= mem * count
+
+    def throughput(cand: str | None, n: float) -> float | None:
+        """Relative throughput of n candidate GPUs, if they qualify as the same work."""
+        other = generations.lookup(cand)
+        if other is None or other.previous or other.vendor != row.vendor:
+            return None
+        rel = generations.relative_throughput(row, count, other, n)
+        return rel if rel is not None and rel >= opts.min_relative_throughput else None
+
+    def same_work(cand: str, cand_mem: float, n: float) -> bool:
+        return throughput(cand, n) is not None and holds(cand_mem, n)
+
+    pod = offers.pod_offers(cloud(res), capacity(res), same_work, opts.overrides) \
+        if pod_without_node(res) else []
+    found = cheapest(res, lambda o: same_work(o.gpu_model, o.gpu_memory_gib, o.gpu_count), pod,
+                     opts)
+    if isinstance(found, str):
+        set_unknown(res, FACTS[1:], found)
+        return
+    offer, current = found
+    if offer is None or offer.hourly >= current:
+        f["sizing.generation_alternative"] = None
+        f["sizing.generation_saving_fraction"] = 0.0
+        return
+    rel = throughput(offer.gpu_model, offer.gpu_count) or 0.0
+    f["sizing.generation_saving_fraction"] = record(res, "sizing.generation_", "generation",
+                                                    offer, current, opts.hours)
+    label = f.get("text.model_label", f.get("model.id"))
+    work = f"holds the same estimate for {label} ({est.describe()})" if est is not None \
+        else "has at least the same GPU memory"
+    f["text.generation_detail"] += (f"; it {work} and gives at least {rel:.2f}× of both the "
+                                    "memory bandwidth and the 16-bit tensor throughput")

@@ -1,0 +1,115 @@
+"""GPUs a model server is given but does not use: more GPUs than its parallelism
+(tensor × pipeline × data) uses.
+
+Sets sizing.idle_gpus and sizing.used_gpus, and the cheaper request or instance as
+sizing.idle_alternative[_monthly] for the gpu-unused-by-parallelism rule.
+"""
+
+from __future__ import annotations
+
+from gpulint.pricing import offers
+from gpulint.derive.alternative import capacity, is_number, money, record, where
+from gpulint.facts.model_decl import ModelDecl
+from gpulint.model import Resource, Unknown
+from gpulint.config.sizing import SizingOptions
+
+# Serving engines (ModelDecl.server) whose default uses one GPU however many the container has.
+ONE_GPU_BY_DEFAULT = {"vllm": "vLLM uses one GPU unless --tensor-parallel-size is set",
+                      "sglang": "SGLang uses one GPU unless --tp is set"}
+# Serving engines whose default spreads the model over every visible GPU.
+ALL_GPUS_BY_DEFAULT = {"text-generation-launcher", "llama-server", "llama.cpp"}
+
+
+# Why the GPUs used cannot be told when no parallelism is declared.
+NOT_DECLARED = {
+    "": "tensor parallelism is not declared and the serving engine (so its default) is not known",
+    "tritonserver": "Triton places model instances on GPUs as each model's config.pbtxt says "
+                    "(instance_group), which is not in the manifest",
+}
+
+
+def _parallelism(decl: ModelDecl) -> str:
+    """'tensor parallelism 2 × pipeline parallelism 2 = 4 GPUs', naming only what is declared."""
+    parts = [f"{name} parallelism {n}" for name, n in (
+        ("tensor", decl.tensor_parallel), ("pipeline", decl.pipeline_parallel),
+        ("data", decl.data_parallel)) if n]
+    if len(parts) == 1:
+        return parts[0].replace(" parallelism ", " parallelism is ", 1)
+    return " × ".join(parts) + f" = {_gpus(decl.gpus_used)}"
+
+
+def _gpus(n: int) -> str:
+    return f"{n} GPU{'s' if n != 1 else ''}"
+
+
+def apply(res: Resource, decl: ModelDecl, opts: SizingOptions) -> None:
+    f = res.facts
+    if f.get("model.purpose") not in (None, "inference"):
+        return  # trainers use every GPU through data parallelism
+    if f.get("accelerator.kind", "gpu") != "gpu":
+        return  # TPU and Neuron devices are split by their own compilers, not by TP flags
+    count = f.get("gpu.count")
+    if isinstance(count, Unknown):
+        f["sizing.idle_gpus"] = Unknown(f"GPU count unknown: {count.reason}")
+        return
+    if not is_number(count):
+        return
+    if count <= 1:
+        f["sizing.idle_gpus"] = 0
+        return
+    server = (decl.server or "").lower()
+    if decl.parallel_unknown:
+        f["sizing.idle_gpus"] = Unknown(decl.parallel_unknown)
+        return
+    if decl.parallel_declared:
+        used, how = decl.gpus_used, f"{_parallelism(decl)} ({decl.source})"
+    elif server in ONE_GPU_BY_DEFAULT:
+        used, how = 1, ONE_GPU_BY_DEFAULT[server]
+    elif server in ALL_GPUS_BY_DEFAULT:
+        f["sizing.idle_gpus"] = 0
+        return
+    else:
+        f["sizing.idle_gpus"] = Unknown(NOT_DECLARED.get(server, NOT_DECLARED[""]))
+        return
+    idle = int(count) - used
+    f["sizing.used_gpus"] = used
+    f["sizing.idle_gpus"] = max(0, idle)
+    f["text.parallelism"] = how
+    if idle <= 0:
+        return
+    if f.get("model.fits") is False:
+        f["text.idle_fix"] = (f"the model does not fit on {_gpus(used)}: raise the tensor "
+                              f"parallelism to {int(count)}")
+    elif res.source == "kubernetes":
+        _fewer_gpus_per_pod(res, int(count), used)
+    else:
+        _smaller_instance(res, int(count), used, opts)
+
+
+def _fewer_gpus_per_pod(res: Resource, count: int, used: int) -> None:
+    """A pod pays per GPU (its share of a node, or GPU-hours): request only the used ones."""
+    f = res.facts
+    f["sizing.idle_alternative"] = f"{_gpus(used)} per pod"
+    monthly = f.get("cost.monthly")
+    f["text.idle_fix"] = f"request {_gpus(used)} per pod"
+    if is_number(monthly):
+        alt = round(monthly * used / count, 2)
+        f["sizing.idle_alternative_monthly"] = alt
+        f["text.idle_fix"] += f": {money(alt)}/month instead of {money(monthly)}"
+
+
+def _smaller_instance(res: Resource, count: int, used: int, opts: SizingOptions) -> None:
+    """The cheapest instance in the same region with the same GPU and at least `used` of them."""
+    f = res.facts
+    gpu, place, hourly = f.get("gpu.model"), where(res, opts), f.get("cost.hourly")
+    found = None
+    if isinstance(place, tuple) and isinstance(gpu, str) and is_number(hourly):
+        found = offers.cheapest_offer(
+            place[0], place[1], capacity(res),
+            lambda o: o.gpu_model == gpu and used <= o.gpu_count < count, opts.overrides)
+    if found is None:
+        f["text.idle_fix"] = (f"no instance with fewer {gpu} GPUs is priced here; set the "
+                              f"tensor parallelism to {count} to use them all")
+        return
+    record(res, "sizing.idle_", "idle", found, hourly, opts.hours)
+    f["text.idle_fix"] = f["text.idle_detail"]

@@ -1,0 +1,159 @@
+"""Kubernetes objects → provider-neutral GPU facts, one resource per pod template.
+
+Which kinds hold pods is in `k8s_kinds`, what a pod asks for in `k8s_accelerators`, where it
+lands in `k8s_nodes`. Autoscalers and node pools are linked afterwards (`gpulint.linking`).
+docs/kubernetes.md lists every kind, label and annotation read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from gpulint.facts.kubernetes import accelerators as k8s_accelerators
+from gpulint.facts.kubernetes import nodes as k8s_nodes
+from gpulint.facts.common import normalise_workload, shutdown_from_tags, workload_from
+from gpulint.facts.model_decl import (
+    MODEL_ENV_VARS,
+    ModelDecl,
+    from_command,
+    from_tags,
+    server_from_image,
+)
+from gpulint.facts.kubernetes.env import ConfigMaps, container_env
+from gpulint.facts.kubernetes.kinds import PodGroup, as_dict, pod_groups, scalar
+from gpulint.facts.kubernetes.nodepool import build_nodepool
+from gpulint.model import Resource, Unknown
+from gpulint.load.kubernetes import K8sObject
+
+# The accelerator kinds as facts (catalog names for Neuron come from the instance type).
+_ACCELERATOR_KIND = {"gpu": "gpu", "mig": "gpu", "tpu": "tpu", "neuron": "neuron"}
+
+
+def _unresolved(value: str) -> bool:
+    return "$(" in value or value.startswith("$")
+
+
+def _container_model(c: dict[str, Any], env: dict[str, str]) -> ModelDecl | None:
+    command = c["command"] + c["args"]
+    if isinstance(c.get("storageUri"), str):  # KServe predictor model
+        command += ["--storage-uri", c["storageUri"]]
+    image = c.get("image") if isinstance(c.get("image"), str) else None
+    decl = from_command(command, env, f"container {c.get('name', '?')}", image)
+    if decl is None:
+        var = next((v for v in MODEL_ENV_VARS if env.get(v)), None)
+        if var:
+            decl = ModelDecl(env[var], f"container {c.get('name', '?')} env {var}",
+                             server=server_from_image(image))
+    return decl
+
+
+def _model(res: Resource, tags: dict[str, Any], containers: list[dict[str, Any]],
+           namespace: str | None, config_maps: ConfigMaps | None) -> None:
+    decl = from_tags(tags, "label/annotation")
+    for c in containers if decl is None else []:
+        decl = _container_model(c, container_env(c, namespace, config_maps))
+        if decl:
+            break
+    if decl is None:
+        return
+    if _unresolved(decl.id):
+        reason = (f"model {decl.id!r} ({decl.source}) refers to an env var whose value is not in "
+                  "the scanned manifests (a Secret, or a ConfigMap not scanned)")
+        res.set_fact("model.id", Unknown(reason))
+        res.facts["model.fits"] = Unknown(reason)
+        return
+    res.facts["model.declared"] = decl
+    if decl.server and res.facts.get("workload") == "unknown":
+        res.facts["workload"], res.facts["workload.source"] = "inference", f"{decl.server} server"
+
+
+def _workload(res: Resource, group: PodGroup, kind: str, tags: dict[str, Any],
+              names: list[str]) -> None:
+    explicit = normalise_workload(tags.get("gpulint.dev/workload"))
+    wl = (explicit, "annotation gpulint.dev/workload") if explicit else workload_from(tags, [])
+    if wl is None and group.workload and group.certain:
+        wl = (group.workload, f"kind {kind}")
+    wl = wl or workload_from({}, names)
+    if wl is None and group.workload:
+        wl = (group.workload, f"kind {kind}")
+    res.facts["workload"] = wl[0] if wl else "unknown"
+    res.facts["workload.source"] = wl[1] if wl else None
+
+
+def _replicas(res: Resource, group: PodGroup) -> None:
+    res.set_fact("replicas.desired", group.desired)
+    res.set_fact("replicas.min", group.desired if group.minimum is None else group.minimum)
+    res.set_fact("replicas.max", group.desired if group.maximum is None else group.maximum)
+    if group.scale_note:
+        res.facts["replicas.source"] = group.scale_note
+
+
+def shutdown_of(res: Resource, tags: dict[str, Any]) -> str:
+    if shutdown_from_tags(tags):
+        return "schedule"
+    if 0 in (res.facts.get("replicas.min"), res.facts.get("replicas.desired")):
+        return "scale-to-zero"
+    return "none"
+
+
+def _group_resource(obj: K8sObject, group: PodGroup, config_maps: ConfigMaps | None) -> Resource | None:
+    acc = k8s_accelerators.read(group.pod)
+    if not isinstance(acc.count, Unknown) and acc.count <= 0:
+        return None
+    doc = obj.doc
+    kind = str(doc["kind"])
+    meta = as_dict(doc.get("metadata"))
+    name, ns = scalar(meta.get("name")) or "?", scalar(meta.get("namespace"))
+    address = f"{kind}/{ns}/{name}" if ns else f"{kind}/{name}"
+    if group.suffix:
+        address += f"/{group.suffix}"
+    res = Resource(address, kind, obj.path, obj.line, "kubernetes")
+    res.facts.update({"provider": "kubernetes", "k8s.kind": kind, "k8s.name": name,
+                      "k8s.namespace": ns, "accelerator.kind": _ACCELERATOR_KIND[acc.kind]})
+    labels = {**group.labels, **as_dict(meta.get("labels"))}
+    annotations = {**group.annotations, **as_dict(meta.get("annotations"))}
+    res.facts["tags"] = {str(k): v for k, v in labels.items()}
+    res.set_fact("gpu.count", acc.count)
+    if acc.kind == "mig":
+        res.facts["gpu.fraction"] = acc.fraction
+    res.facts["k8s.resource"] = acc.key
+    res.facts["k8s.accelerators"] = acc
+    sel = k8s_nodes.selection(group.pod)
+    res.facts["k8s.selection"] = sel
+    k8s_nodes.set_hardware(res, sel, acc)
+    res.facts["capacity"], res.facts["capacity.source"] = k8s_nodes.capacity(sel)
+    containers = [c for c in group.pod.get("containers") or [] if isinstance(c, dict)]
+    tags = {**labels, **annotations}
+    _workload(res, group, kind, tags, [name] + [str(c.get("name", "")) for c in containers])
+    _model(res, tags, containers, ns, config_maps)
+    _replicas(res, group)
+    res.facts["shutdown"] = shutdown_of(res, tags)
+    return res
+
+
+def build(obj: K8sObject, config_maps: ConfigMaps | None = None) -> list[Resource]:
+    """Every GPU resource the object declares (none for objects that ask for no accelerator)."""
+    if obj.doc.get("kind") == "NodePool" and str(obj.doc.get("apiVersion", "")).startswith("karpenter.sh/"):
+        pool = build_nodepool(obj)
+        return [pool] if pool else []
+    out = []
+    for group in pod_groups(obj.doc):
+        res = _group_resource(obj, group, config_maps)
+        if res:
+            out.append(res)
+    return out
+
+
+def build_each(objects: Iterable[K8sObject]) -> list[tuple[K8sObject, list[Resource]]]:
+    """Each object with its resources, all built together so env vars can come from the
+    scan's ConfigMaps."""
+    objects = list(objects)
+    config_maps = ConfigMaps()
+    for obj in objects:
+        if obj.doc.get("kind") == "ConfigMap":
+            config_maps.add(obj.doc)
+    return [(obj, build(obj, config_maps)) for obj in objects]
+
+
+def build_all(objects: Iterable[K8sObject]) -> list[Resource]:
+    return [res for _, built in build_each(objects) for res in built]

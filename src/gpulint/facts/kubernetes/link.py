@@ -1,0 +1,178 @@
+"""Link what a scan declares in separate places, after every resource has its own facts.
+
+- A HorizontalPodAutoscaler or KEDA ScaledObject gives its target's replica bounds.
+- A pod whose node selection matches exactly one node pool in the scan (a Karpenter NodePool, or
+  a Terraform EKS/GKE/AKS node pool by its labels and taints) runs on that pool's nodes and is
+  priced from them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from gpulint.facts.kubernetes.accelerators import Accelerators
+from gpulint.facts.kubernetes.kinds import dig, scalar
+from gpulint.facts.kubernetes.nodepool import capacity_of, one_model
+from gpulint.facts.kubernetes.nodes import (
+    NodeSelection,
+    NodeTarget,
+    matches,
+    set_hardware,
+    untolerated,
+)
+from gpulint.facts.kubernetes import shutdown_of
+from gpulint.model import Resource, Unknown
+from gpulint.load.kubernetes import K8sObject
+
+# Kinds an autoscaler can scale whose resource is the whole workload (no per-group suffix).
+_SCALABLE = {"Deployment", "StatefulSet", "ReplicaSet", "ReplicationController"}
+_HARDWARE_FACTS = ("provider.cloud", "instance.type", "gpu.model", "gpu.memory_gib",
+                   "node.gpu_count", "gpu.attached", "gpu.accelerator_type", "region")
+
+
+def link(resources: list[Resource], objects: Iterable[K8sObject]) -> None:
+    objects = list(objects)
+    _autoscalers(resources, objects)
+    _node_pools(resources)
+
+
+def _count(value: Any, default: int) -> Any:
+    if value is None:
+        return default
+    if not isinstance(value, int) or isinstance(value, bool):
+        return Unknown(f"replica bound {value!r} is not a number")
+    return Unknown(f"replica bound {value!r} is negative") if value < 0 else value
+
+
+def _bounds(doc: dict[str, Any]) -> tuple[Any, Any, Any] | None:
+    """(min, max, idle) replicas of an HPA or a KEDA ScaledObject; None for other objects."""
+    kind, api = doc.get("kind"), str(doc.get("apiVersion", ""))
+    spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else {}
+    if kind == "HorizontalPodAutoscaler":
+        return _count(spec.get("minReplicas"), 1), _count(spec.get("maxReplicas"), 1), None
+    if kind == "ScaledObject" and api.startswith("keda.sh/"):
+        # KEDA's defaults: minReplicaCount 0 (scale to zero), maxReplicaCount 100.
+        return (_count(spec.get("minReplicaCount"), 0), _count(spec.get("maxReplicaCount"), 100),
+                spec.get("idleReplicaCount"))
+    return None
+
+
+def _autoscalers(resources: list[Resource], objects: list[K8sObject]) -> None:
+    by_target: dict[tuple[str, str, Any], list[Resource]] = {}
+    for res in resources:
+        if res.facts.get("k8s.kind") in _SCALABLE:
+            key = (res.facts["k8s.kind"], res.facts["k8s.name"], res.facts.get("k8s.namespace"))
+            by_target.setdefault(key, []).append(res)
+    for obj in objects:
+        bounds = _bounds(obj.doc)
+        ref = dig(obj.doc, "spec", "scaleTargetRef")
+        if bounds is None or not isinstance(ref, dict):
+            continue
+        ns = scalar(dig(obj.doc, "metadata", "namespace"))
+        key = (scalar(ref.get("kind")) or "Deployment", str(scalar(ref.get("name"))), ns)
+        what = f"{obj.doc['kind']} {dig(obj.doc, 'metadata', 'name')} ({obj.path}:{obj.line})"
+        lo, hi, idle = bounds
+        for res in by_target.get(key, []):
+            res.unknowns = [u for u in res.unknowns if not u[0].startswith("replicas.")]
+            res.set_fact("replicas.min", lo)
+            res.set_fact("replicas.max", hi)
+            res.facts["replicas.desired"] = lo
+            res.facts["replicas.source"] = what
+            tags = res.facts["tags"] if isinstance(res.facts.get("tags"), dict) else {}
+            res.facts["shutdown"] = "scale-to-zero" if idle == 0 else shutdown_of(res, tags)
+
+
+def _targets(resources: list[Resource]) -> list[tuple[NodeTarget, Resource]]:
+    out = []
+    for res in resources:
+        target = res.facts.get("k8s.node_target")
+        if isinstance(target, NodeTarget):
+            out.append((target, res))
+        elif res.source == "terraform" and isinstance(res.facts.get("node.labels"), dict):
+            out.append((NodeTarget(res.address, res.facts["node.labels"], {},
+                                   list(res.facts.get("node.taints") or [])), res))
+    return out
+
+
+def _node_pools(resources: list[Resource]) -> None:
+    targets = _targets(resources)
+    if not targets:
+        return
+    for res in resources:
+        sel = res.facts.get("k8s.selection")
+        if not isinstance(sel, NodeSelection) or "k8s.node_target" in res.facts:
+            continue
+        found = [(t, pool) for t, pool in targets if matches(sel, t)]
+        if not found:
+            _blocked_by_taints(res, sel, targets)
+        elif len(found) > 1:
+            names = ", ".join(t.address for t, _ in found)
+            res.set_fact("node_pool", Unknown(f"node selection matches several pools ({names})"))
+        elif found:
+            target, pool = found[0]
+            res.facts["node_pool"] = target.address
+            if pool.source == "terraform":
+                _from_terraform_pool(res, pool)
+            else:
+                _from_karpenter_pool(res, sel, target)
+
+
+def _blocked_by_taints(res: Resource, sel: NodeSelection,
+                       targets: list[tuple[NodeTarget, Resource]]) -> None:
+    """A pod that selects a pool's nodes without tolerating its taints never schedules there."""
+    for target, _ in targets:
+        if matches(sel, target, check_taints=False):
+            taints = ", ".join(f"{t['key']}={t['value'] or ''}:{t['effect']}"
+                               for t in untolerated(sel, target))
+            res.set_fact("node_pool", Unknown(f"selects {target.address} but does not tolerate "
+                                              f"its taint {taints}, so it cannot be scheduled"))
+            return
+
+
+def _reset_hardware(res: Resource) -> None:
+    res.unknowns = [u for u in res.unknowns if u[0] not in _HARDWARE_FACTS]
+    for name in _HARDWARE_FACTS:
+        if name != "gpu.memory_gib" or "gpu.mig_profile" not in res.facts:
+            res.facts.pop(name, None)
+
+
+def _from_terraform_pool(res: Resource, pool: Resource) -> None:
+    _reset_hardware(res)
+    f = pool.facts
+    res.facts["provider.cloud"] = f.get("provider")
+    for name in ("instance.type", "gpu.model", "gpu.attached", "gpu.accelerator_type", "region"):
+        if name in f:
+            res.set_fact(name, f[name])
+    if "gpu.mig_profile" not in res.facts:
+        res.set_fact("gpu.memory_gib", f.get("gpu.memory_gib"))
+    res.set_fact("node.gpu_count", f.get("gpu.count"))
+    if f.get("accelerator.kind"):
+        res.facts["accelerator.kind"] = f["accelerator.kind"]
+    res.set_fact("capacity", f.get("capacity"))
+    res.facts["capacity.source"] = f"node pool {pool.address}"
+    if res.facts.get("k8s.kind") == "DaemonSet":
+        # One pod per node of the pool: the pool's size is the DaemonSet's replica count.
+        res.unknowns = [u for u in res.unknowns if not u[0].startswith("replicas.")]
+        for name in ("replicas.min", "replicas.max", "replicas.desired"):
+            res.set_fact(name, f.get(name))
+        res.facts["replicas.source"] = f"one pod per node of {pool.address}"
+        if "zones" in f:
+            res.facts["zones"] = f["zones"]
+
+
+def _from_karpenter_pool(res: Resource, sel: NodeSelection, target: NodeTarget) -> None:
+    """The pod's constraints narrowed by the pool's: one instance type or GPU if that is all
+    the pool allows, and the pool's capacity unless the pod chose its own."""
+    merged = NodeSelection({**target.labels, **sel.labels}, {**target.choices, **sel.choices},
+                           sel.excluded, sel.tolerations, sel.from_affinity)
+    acc = res.facts.get("k8s.accelerators")
+    _reset_hardware(res)
+    set_hardware(res, merged, acc if isinstance(acc, Accelerators) else Accelerators(count=1))
+    if isinstance(res.facts.get("gpu.model"), Unknown):
+        model = one_model(merged.choices)
+        if model:
+            res.unknowns = [u for u in res.unknowns if u[0] != "gpu.model"]
+            set_hardware(res, NodeSelection({"nvidia.com/gpu.product": model}), acc
+                         if isinstance(acc, Accelerators) else Accelerators(count=1))
+    if not str(res.facts.get("capacity.source", "")).startswith("node "):
+        res.facts["capacity"], res.facts["capacity.source"] = capacity_of(target)

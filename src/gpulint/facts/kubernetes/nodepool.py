@@ -1,0 +1,119 @@
+"""Karpenter NodePool: what GPU nodes it may launch, on which capacity, up to which limit.
+
+A NodePool runs nothing by itself: Karpenter launches nodes for pending pods and removes them
+when consolidation finds them empty or underused. It is reported with its GPU limit and priced at
+zero nodes; the pods linked to it (gpulint.linking) carry the cost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpulint.pricing import catalog
+from gpulint.facts.common import shutdown_from_tags
+from gpulint.facts.kubernetes.accelerators import WHOLE_GPU_KEYS, Accelerators
+from gpulint.facts.kubernetes.kinds import as_dict, as_list, dig
+from gpulint.facts.kubernetes.nodes import (
+    INSTANCE_TYPE_KEYS,
+    KARPENTER_CAPACITY,
+    KARPENTER_FAMILY,
+    KARPENTER_GPU_NAME,
+    NodeSelection,
+    NodeTarget,
+    gpu_from_product,
+    set_hardware,
+)
+from gpulint.model import Resource, Unknown
+
+# Labels Karpenter sets on each node from the instance it picks; a pod may ask for any of them.
+KARPENTER_OPEN = ("karpenter.k8s.aws/", "karpenter.sh/", "node.kubernetes.io/instance-type",
+                  "topology.kubernetes.io/", "kubernetes.io/arch", "kubernetes.io/os")
+_GPU_REQUIREMENTS = (KARPENTER_GPU_NAME, KARPENTER_FAMILY, "karpenter.k8s.aws/instance-gpu-count",
+                     *INSTANCE_TYPE_KEYS)
+
+
+def node_target(doc: dict[str, Any], address: str) -> NodeTarget:
+    template = as_dict(dig(doc, "spec", "template"))
+    labels = {k: str(v) for k, v in as_dict(dig(template, "metadata", "labels")).items()}
+    labels["karpenter.sh/nodepool"] = str(dig(doc, "metadata", "name"))
+    choices: dict[str, list[str]] = {}
+    for req in as_list(dig(template, "spec", "requirements")):
+        if isinstance(req, dict) and req.get("operator") == "In" and isinstance(req.get("values"), list):
+            values = [str(v) for v in req["values"]]
+            if len(values) == 1:
+                labels[str(req.get("key"))] = values[0]
+            else:
+                choices[str(req.get("key"))] = values
+    taints = [t for t in as_list(dig(template, "spec", "taints")) if isinstance(t, dict)]
+    return NodeTarget(address, labels, choices, taints, KARPENTER_OPEN)
+
+
+def one_model(choices: dict[str, list[str]]) -> str | None:
+    """The GPU model when every GPU name, instance type or family the pool allows (whichever it
+    restricts first) has the same GPU."""
+    for key, to_models in (
+            (KARPENTER_GPU_NAME, lambda v: {gpu_from_product(v)}),
+            (INSTANCE_TYPE_KEYS[0], lambda v: {s.gpu_model if s else None
+                                               for s in [catalog.instance("aws", v)]}),
+            (KARPENTER_FAMILY, lambda v: {s.gpu_model for s in catalog.instances("aws")
+                                          if s.name.split(".")[0] == v} or {None})):
+        if key in choices:
+            models = set().union(*(to_models(v) for v in choices[key]))
+            return next(iter(models)) if len(models) == 1 and None not in models else None
+    return None
+
+
+def capacity_of(target: NodeTarget) -> tuple[str, str]:
+    """Karpenter launches on-demand unless spot is allowed, and prefers spot when it is."""
+    allowed = [target.labels[KARPENTER_CAPACITY]] if KARPENTER_CAPACITY in target.labels \
+        else target.choices.get(KARPENTER_CAPACITY, ["on-demand"])
+    if "spot" in [v.lower() for v in allowed]:
+        return "spot", f"NodePool {target.address} allows spot ({KARPENTER_CAPACITY} {allowed}); " \
+                       "Karpenter prefers spot when allowed"
+    return "on-demand", f"NodePool {target.address} {KARPENTER_CAPACITY} {allowed}"
+
+
+def build_nodepool(obj: Any) -> Resource | None:
+    doc = obj.doc
+    name = str(dig(doc, "metadata", "name"))
+    address = f"NodePool/{name}"
+    target = node_target(doc, address)
+    limits = as_dict(dig(doc, "spec", "limits"))
+    limit_key = next((k for k in WHOLE_GPU_KEYS if k in limits), None)
+    gpu_pool = limit_key is not None or any(k in target.labels or k in target.choices
+                                            for k in _GPU_REQUIREMENTS)
+    if not gpu_pool:
+        return None
+    res = Resource(address, "NodePool", obj.path, obj.line, "kubernetes")
+    res.facts.update({"provider": "kubernetes", "k8s.kind": "NodePool", "k8s.name": name,
+                      "k8s.node_target": target, "accelerator.kind": "gpu"})
+    labels = as_dict(dig(doc, "metadata", "labels"))
+    res.facts["tags"] = {str(k): v for k, v in {**target.labels, **labels}.items()}
+    if limit_key is None:
+        res.set_fact("gpu.count", Unknown("the NodePool sets no GPU limit: it can add GPU nodes "
+                                          "without bound"))
+    else:
+        try:
+            res.facts["gpu.count"] = int(str(limits[limit_key]))
+        except ValueError:
+            res.set_fact("gpu.count", Unknown(f"GPU limit {limits[limit_key]!r} is not a number"))
+    res.facts["nodepool.gpu_limit"] = res.facts["gpu.count"]
+    set_hardware(res, NodeSelection(labels=dict(target.labels)), Accelerators(count=1))
+    model = one_model(target.choices) if isinstance(res.facts.get("gpu.model"), Unknown) else None
+    if model:  # several instance types (or GPU names) allowed, all with the same GPU
+        res.unknowns = [u for u in res.unknowns if u[0] != "gpu.model"]
+        set_hardware(res, NodeSelection({"nvidia.com/gpu.product": model}), Accelerators(count=1))
+    res.facts["capacity"], res.facts["capacity.source"] = capacity_of(target)
+    policy = dig(doc, "spec", "disruption", "consolidationPolicy") or "WhenEmptyOrUnderutilized"
+    after = dig(doc, "spec", "disruption", "consolidateAfter")
+    res.facts["nodepool.consolidation"] = "never" if str(after) == "Never" else str(policy)
+    # Nodes exist only while pods need them; the pods are priced, the pool at zero nodes.
+    res.facts["replicas.desired"] = res.facts["replicas.min"] = 0
+    per_node = res.facts.get("node.gpu_count")
+    gpus = res.facts["gpu.count"]
+    if isinstance(gpus, int) and isinstance(per_node, (int, float)) and per_node:
+        res.facts["replicas.max"] = int(gpus // per_node)
+    res.facts["workload"], res.facts["workload.source"] = "unknown", None
+    res.facts["shutdown"] = shutdown_from_tags(labels) or (
+        "none" if res.facts["nodepool.consolidation"] == "never" else "scale-to-zero")
+    return res

@@ -1,0 +1,170 @@
+"""One source file from bytes to a parse outcome, the unit that is cached and run in parallel.
+
+The outcome (`Parsed`) holds no path: it depends on the file's bytes and kind only, so it can be
+cached by content hash and shipped between processes as pickled bytes. `bind` attaches the path.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import stat
+import re
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from gpulint.model import Diagnostic
+
+DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024
+# Python frames a parse may use on top of its caller's, whatever the caller's depth: files nested
+# too deeply for this get the same "nesting too deep" diagnostic in a worker and in-process.
+PARSE_STACK_FRAMES = 1000
+PARSED_KINDS = frozenset({"terraform", "terraform-json", "kubernetes"})
+
+_Diag = tuple["int | None", str, str]  # line, message, severity
+
+
+@dataclass
+class Parsed:
+    """What a file parses to: a Terraform root block or Kubernetes documents, and diagnostics."""
+
+    kind: str
+    root: Any = None  # terraform.syntax.Block for Terraform files
+    docs: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (line, manifest)
+    diags: list[_Diag] = field(default_factory=list)
+
+
+def read_bytes(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes | None,
+                                                                        Diagnostic | None]:
+    """File content, or a diagnostic saying why it was not read. Never raises for user input."""
+    too_big = Diagnostic(path, None, f"file larger than {limit // 1024} KiB, skipped "
+                                     "(raise the limit with --max-file-size)", "warning")
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
+            return None, Diagnostic(path, None, "not a regular file, skipped", "warning")
+        if st.st_size > limit:
+            return None, too_big
+        with open(path, "rb") as fh:
+            # Asking for the stat size, not the limit, spares a 5 MiB buffer per file (a third
+            # of the reading time); a file that grew since the stat is read on to the limit.
+            data = fh.read(st.st_size + 1)
+            if len(data) > st.st_size:
+                data += fh.read(limit + 1 - len(data))
+    except OSError as e:
+        return None, Diagnostic(path, None, f"cannot read file: {e.strerror or e}")
+    if len(data) > limit:
+        return None, too_big
+    return data, None
+
+
+def decode(data: bytes) -> tuple[str | None, _Diag | None]:
+    """UTF-8 text (a BOM is dropped), or why the bytes are not text."""
+    if b"\x00" in data:
+        return None, (None, "binary file, skipped", "warning")
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as e:
+        return None, (data[: e.start].count(b"\n") + 1, "file is not UTF-8 text, skipped", "error")
+
+
+def read_text(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[str | None,
+                                                                       Diagnostic | None]:
+    """File text, or a diagnostic saying why it was not read."""
+    data, diag = read_bytes(path, limit)
+    if data is None:
+        return None, diag
+    text, problem = decode(data)
+    if problem is not None:
+        return None, Diagnostic(path, *problem)
+    return text, None
+
+
+@contextmanager
+def _stack_headroom(frames: int) -> Iterator[None]:
+    """Allow exactly `frames` more Python frames than the caller already uses."""
+    depth = 0
+    frame = sys._getframe()
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back  # type: ignore[assignment]
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + frames)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def parse(kind: str, data: bytes) -> Parsed:
+    """Parse a file's bytes. Bad input becomes diagnostics; this never raises."""
+    text, problem = decode(data)
+    if problem is not None:
+        return Parsed(kind, diags=[problem])
+    try:
+        with _stack_headroom(PARSE_STACK_FRAMES):
+            if kind == "kubernetes":
+                return _parse_yaml(text)  # type: ignore[arg-type]
+            return _parse_terraform(kind, text)  # type: ignore[arg-type]
+    except RecursionError:
+        return Parsed(kind, diags=[(None, "nesting too deep to parse, skipped", "error")])
+    except MemoryError:
+        return Parsed(kind, diags=[(None, "file too large to parse in memory, skipped", "error")])
+    except Exception as e:  # noqa: BLE001 - one odd file must not stop the scan of the others
+        return Parsed(kind, diags=[(None, f"internal error while parsing ({type(e).__name__}: "
+                                          f"{e}); please report it", "error")])
+
+
+def parse_to_bytes(kind: str, data: bytes) -> bytes:
+    """`parse`, pickled: the form a worker returns and the cache stores."""
+    parsed = parse(kind, data)
+    try:
+        with _stack_headroom(PARSE_STACK_FRAMES):
+            return pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
+    except RecursionError:
+        too_deep = Parsed(kind, diags=[(None, "nesting too deep to parse, skipped", "error")])
+        return pickle.dumps(too_deep, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _parse_terraform(kind: str, text: str) -> Parsed:
+    from gpulint.terraform.parser import parse_hcl, parse_tf_json
+    from gpulint.terraform.syntax import HclSyntaxError
+
+    try:
+        root = parse_tf_json(text) if kind == "terraform-json" else parse_hcl(text)
+    except HclSyntaxError as e:
+        return Parsed(kind, diags=[(e.line, f"Terraform parse error: {e}", "error")])
+    return Parsed(kind, root=root)
+
+
+_TEMPLATE_ACTION = re.compile(r"\{\{-?\s*[.$A-Za-z/(]")
+
+
+def templated_line(text: str) -> int | None:
+    """Line of the first Go template action ({{ .Values.x }}): such a file is a template, not a
+    manifest. None when there is none."""
+    if "{{" not in text or "}}" not in text:
+        return None
+    m = _TEMPLATE_ACTION.search(text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def _parse_yaml(text: str) -> Parsed:
+    from gpulint.load.kubernetes import load_documents, looks_like_kubernetes
+
+    if not looks_like_kubernetes(text):
+        return Parsed("kubernetes")
+    line = templated_line(text)
+    if line is not None:
+        return Parsed("kubernetes", diags=[(line, "skipped a template: Helm/Go template syntax "
+                                                  "({{ }}); render it first (helm template) or "
+                                                  "scan its chart directory", "warning")])
+    objects, diags = load_documents("", text)
+    return Parsed("kubernetes", docs=[(o.line, o.doc) for o in objects],
+                  diags=[(d.line, d.message, d.severity) for d in diags])
+
+
+def diagnostics(path: str, parsed: Parsed) -> list[Diagnostic]:
+    return [Diagnostic(path, line, message, severity) for line, message, severity in parsed.diags]

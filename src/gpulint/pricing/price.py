@@ -1,0 +1,408 @@
+"""Price GPU resources and findings from the catalog.
+
+monthly = hourly price × priced count × hours per month. Every figure carries its basis (catalog
+row, region and where it came from, capacity, any pricing override, hours and where they came
+from) so a reviewer can trace it. docs/cost.md describes the method.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from gpulint import globs
+from gpulint.pricing import catalog
+from gpulint.model import Resource, Unknown
+from gpulint.pricing.overrides import PricingOverrides
+
+DEFAULT_HOURS = 730.0
+# cost.compare_with.alternative in a rule -> prefix of the sizing facts that price it.
+ALTERNATIVE_PREFIXES = {"sizing": "sizing.", "idle": "sizing.idle_",
+                        "generation": "sizing.generation_"}
+# Capacity words the fact builders may use; all are priced at the catalog's spot column.
+SPOT_WORDS = frozenset({"spot", "preemptible", "low-priority", "lowpriority"})
+
+
+@dataclass(frozen=True)
+class CostOptions:
+    hours: float = DEFAULT_HOURS
+    hours_by_workload: Mapping[str, float] = field(default_factory=dict)
+    hours_by_address: Mapping[str, float] = field(default_factory=dict)  # glob patterns allowed
+    overrides: PricingOverrides | None = None
+    default_regions: Mapping[str, str] = field(default_factory=dict)  # provider -> region
+
+
+@dataclass(frozen=True)
+class HourlyPrice:
+    ondemand: float | None
+    spot: float | None
+    basis: str  # which catalog rows, e.g. "aws p4d.24xlarge us-east-1"
+    ondemand_override: str | None = None  # description of the override applied, if any
+    spot_override: str | None = None
+
+    def for_capacity(self, capacity: str) -> float | None:
+        return self.spot if capacity == "spot" else self.ondemand
+
+    def override_for(self, capacity: str) -> str | None:
+        return self.spot_override if capacity == "spot" else self.ondemand_override
+
+    def scaled(self, factor: float, basis: str) -> HourlyPrice:
+        def part(v: float | None) -> float | None:
+            return None if v is None else v * factor
+
+        return replace(self, ondemand=part(self.ondemand), spot=part(self.spot), basis=basis)
+
+
+def usd_rate(v: float) -> str:
+    """An hourly rate with every digit the catalog has, so the product can be re-done by hand."""
+    return "$" + f"{v:,.6f}".rstrip("0").rstrip(".")
+
+
+def apply_overrides(price: HourlyPrice, provider: str, instance_type: str,
+                    overrides: PricingOverrides | None) -> HourlyPrice:
+    """List prices replaced by the most specific matching override, per capacity type."""
+    if overrides is None:
+        return price
+    changes: dict[str, Any] = {}
+    for capacity, attr in (("on-demand", "ondemand"), ("spot", "spot")):
+        rule = overrides.find(provider, instance_type, capacity)
+        listed = getattr(price, attr)
+        if rule is None or listed is None:
+            continue
+        changes[attr] = rule.apply(listed)
+        changes[f"{attr}_override"] = (f"{rule.describe(overrides.origin)}: list "
+                                       f"{usd_rate(listed)}/h")
+    return replace(price, **changes) if changes else price
+
+
+def node_price(provider: str, instance_type: str, region: str, facts: dict[str, Any],
+               overrides: PricingOverrides | None = None) -> HourlyPrice | Unknown:
+    """Hourly price of one node/VM of this type, GCP host + attached GPUs included."""
+    if provider == "gcp" and facts.get("gpu.attached"):
+        host = catalog.gcp_host_price(instance_type, region)
+        acc_name = facts.get("gpu.accelerator_type")
+        acc = catalog.gcp_accelerator_price(acc_name, region) if isinstance(acc_name, str) else None
+        n = facts.get("gpu.count")
+        if host is None:
+            return Unknown(f"no price for gcp host {instance_type} in {region}")
+        if acc is None or not isinstance(n, (int, float)):
+            return Unknown(f"no price for gcp accelerator {acc_name} in {region}")
+
+        def add(h: float | None, a: float | None) -> float | None:
+            return None if h is None or a is None else round(h + n * a, 6)
+
+        listed = HourlyPrice(add(host.ondemand, acc.ondemand), add(host.spot, acc.spot),
+                             f"gcp {instance_type} + {n:g}× {acc_name} {region}")
+        return apply_overrides(listed, provider, instance_type, overrides)
+    p = catalog.price(provider, instance_type, region)
+    if p is None and provider == "gcp":
+        tpu = _tpu_price(instance_type, region, overrides)
+        if tpu is not None:
+            return tpu
+    if p is None:
+        where = catalog.regions(provider, instance_type)
+        hint = f" (priced in {len(where)} other regions)" if where else ""
+        return Unknown(f"no {provider} price for {instance_type} in {region}{hint}")
+    row = catalog.instance(provider, instance_type)  # the catalog's spelling of the row
+    name = row.name if row else instance_type
+    where = region.replace(" ", "").lower() if provider == "azure" else region
+    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"{provider} {name} {where}"),
+                           provider, instance_type, overrides)
+
+
+def _tpu_price(name: str, region: str,
+               overrides: PricingOverrides | None) -> HourlyPrice | Unknown | None:
+    """A TPU slice ("v6e-8" or "tpu-v6e-8"), priced per slice-hour; None if not a TPU."""
+    spec = catalog.gcp_accelerator(name)
+    if spec is None or spec.accelerator_kind != "tpu":
+        return None
+    p = catalog.gcp_accelerator_price(spec.name, region)
+    if p is None:
+        where = catalog.price_table("gcp-accelerator", spec.name)
+        hint = f" (priced in {len(where)} other regions)" if where else ""
+        return Unknown(f"no gcp price for TPU slice {spec.name} in {region}{hint}")
+    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"gcp {spec.name} slice {region}"),
+                           "gcp", spec.name, overrides)
+
+
+def _default_region(provider: str, opts: CostOptions) -> tuple[str, str]:
+    if provider in opts.default_regions:
+        return opts.default_regions[provider], "configured default region"
+    return catalog.default_region(provider), "default region"
+
+
+def _k8s_price(facts: dict[str, Any], opts: CostOptions) -> HourlyPrice | Unknown:
+    """A pod pays its share of a node, or GPU-hours at the cheapest list price for its GPU."""
+    gpus = facts.get("gpu.count")
+    if not isinstance(gpus, (int, float)) or gpus <= 0:
+        return Unknown("GPU count unknown")
+    # A MIG slice is billed as its share of the GPU's compute slices (1g = 1/7).
+    slices, gpus = gpus, gpus * facts.get("gpu.fraction", 1)
+    what = f"{slices:g}× MIG {facts['gpu.mig_profile']} = {gpus:.3g}" \
+        if facts.get("gpu.mig_profile") else f"{gpus:g}"
+    cloud, itype = facts.get("provider.cloud"), facts.get("instance.type")
+    if isinstance(cloud, str) and isinstance(itype, str):
+        if isinstance(facts.get("region"), str):  # the region of a linked node pool
+            region, how = facts["region"], "region of the node pool"
+        else:
+            region, how = _default_region(cloud, opts)
+        node_gpus = facts.get("node.gpu_count") or 1
+        unit = "GPUs" if facts.get("accelerator.kind", "gpu") == "gpu" else "devices"
+        node = node_price(cloud, itype, region, {**facts, "gpu.count": node_gpus}, opts.overrides)
+        if isinstance(node, Unknown):
+            return node
+        share = min(1.0, gpus / node_gpus)
+        return node.scaled(share, f"{what}/{node_gpus:g} {unit} of {node.basis} ({how})")
+    model = facts.get("gpu.model")
+    if isinstance(model, Unknown):
+        return Unknown(f"not priceable: {model.reason}")
+    if not isinstance(model, str):
+        return Unknown("not priceable: GPU model unknown")
+    if model.startswith("TPU-"):
+        return _tpu_chip_price(model, gpus)
+    # Within the cloud the selectors name (Karpenter → aws, GKE → gcp), else over all clouds.
+    best = (catalog.cheapest_per_gpu_hour(model, cloud) if isinstance(cloud, str) else None) \
+        or catalog.cheapest_per_gpu_hour(model)
+    if best is None:
+        return Unknown(f"not priceable: no per-GPU price for {model}")
+    _, provider, cheapest, region = best
+    spec = catalog.instance(provider, cheapest)
+    node = node_price(provider, cheapest, region, {}, opts.overrides)
+    if spec is None or isinstance(node, Unknown):
+        return Unknown(f"not priceable: no price for {provider} {cheapest} in {region}")
+    return node.scaled(gpus / spec.gpu_count,
+                       f"{what}× {model} at the GPU-hour of {node.basis} "
+                       f"({spec.gpu_count:g} GPU, the cheapest on-demand for {model})")
+
+
+def _tpu_chip_price(model: str, chips: float) -> HourlyPrice | Unknown:
+    """TPU chips at the cheapest per-chip price of any slice of that TPU generation."""
+    region = catalog.default_region("gcp")
+    best: tuple[float, float | None, str] | None = None
+    for spec in catalog.gcp_accelerators():
+        p = catalog.gcp_accelerator_price(spec.name, region)
+        if spec.gpu_model != model or p is None or p.ondemand is None or spec.gpu_count < 1:
+            continue
+        per_chip = p.ondemand / spec.gpu_count
+        if best is None or per_chip < best[0]:
+            best = (per_chip, p.spot / spec.gpu_count if p.spot else None, spec.name)
+    if best is None:
+        return Unknown(f"not priceable: no {model} slice price in gcp {region}")
+    return HourlyPrice(best[0] * chips, best[1] * chips if best[1] else None,
+                       f"{chips:g} {model} chips at the cheapest on-demand chip-hour "
+                       f"(gcp {best[2]} {region})")
+
+
+_REGION_HOW = {"code": "region from code", "config": "configured default region",
+               "default": "default region"}
+
+
+def _region(res: Resource, provider: str, opts: CostOptions) -> tuple[Any, str]:
+    """Region for pricing; a configured default replaces the built-in one."""
+    region, source = res.facts.get("region"), res.facts.get("region.source")
+    if source == "default" and provider in opts.default_regions:
+        region, source = opts.default_regions[provider], "config"
+        res.facts["region"], res.facts["region.source"] = region, source
+    return region, _REGION_HOW.get(str(source), "region")
+
+
+def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPrice | Unknown:
+    opts = opts or CostOptions()
+    f = res.facts
+    if res.source == "kubernetes":
+        return _k8s_price(f, opts)
+    provider = f.get("provider")
+    itype = f.get("instance.type")
+    region, how = _region(res, provider if isinstance(provider, str) else "", opts)
+    for name, value in (("instance type", itype), ("region", region)):
+        if isinstance(value, Unknown):
+            return Unknown(f"{name} unknown: {value.reason}")
+    if not isinstance(itype, str) or not isinstance(region, str) or not isinstance(provider, str):
+        return Unknown("instance type or region not set")
+    # SageMaker ml.* types are priced as the EC2 instance of the same name (cost.note says so).
+    price = node_price(provider, f.get("cost.instance_type", itype), region, f, opts.overrides)
+    if isinstance(price, Unknown):
+        return price
+    note = f.get("cost.note")
+    return replace(price, basis=f"{price.basis} ({how}" + (f"; {note})" if note else ")"))
+
+
+def priced_count(res: Resource) -> tuple[Any, str]:
+    """How many nodes/replicas the monthly figure is for, and why that many."""
+    f = res.facts
+    if isinstance(f.get("count"), Unknown):  # count/for_each could not be expanded
+        return f["count"], ""
+    lo, hi, desired = f.get("replicas.min"), f.get("replicas.max"), f.get("replicas.desired")
+    zones = f.get("zones", 1)
+    if isinstance(lo, int) and isinstance(hi, int) and lo != hi:
+        unit = "replicas" if res.source == "kubernetes" else "nodes"
+        note = f"autoscaling {lo}–{hi} {unit}, priced at the minimum"
+        count: Any = lo
+    else:
+        count = desired if desired is not None else 1
+        note = ""
+    if isinstance(count, Unknown):
+        return count, ""
+    if zones != 1:
+        note = (note + "; " if note else "") + f"× {zones} zones"
+        count = count * zones
+    return count, note
+
+
+def resource_hours(res: Resource, opts: CostOptions) -> tuple[float, str]:
+    """Hours a month for this resource and where the figure comes from: address, then
+    workload class, then the run-wide default."""
+    if res.address in opts.hours_by_address:
+        return float(opts.hours_by_address[res.address]), f"hours for {res.address}"
+    for pattern, hours in opts.hours_by_address.items():
+        if globs.match(pattern, res.address):
+            return float(hours), f"hours for {pattern}"
+    workload = res.facts.get("workload")
+    if isinstance(workload, str) and workload in opts.hours_by_workload:
+        return float(opts.hours_by_workload[workload]), f"hours for workload {workload}"
+    return opts.hours, "default hours" if opts.hours == DEFAULT_HOURS else "hours option"
+
+
+def mixed_spot_fraction(res: Resource, count: Any) -> float | None:
+    """Share of `count` nodes on spot in a pool split by an on-demand base and a percentage of
+    the rest on demand (AWS mixed instances policies, Databricks first_on_demand). AWS rounds
+    the on-demand share up."""
+    base = res.facts.get("capacity.on_demand_base")
+    pct = res.facts.get("capacity.on_demand_percent")
+    if not isinstance(base, int) or not isinstance(pct, (int, float)) or \
+            not isinstance(count, (int, float)) or count <= 0:
+        return None
+    on_demand = min(count, base) + math.ceil(max(count - base, 0) * pct / 100)
+    return round((count - on_demand) / count, 6)
+
+
+def _spot_fraction(res: Resource) -> Any:
+    """Share of the nodes on spot (ASG mixed instances), when the facts give one."""
+    frac = res.facts.get("capacity.spot_fraction")
+    if isinstance(frac, Unknown):
+        return Unknown(f"spot share unknown: {frac.reason}")
+    if isinstance(frac, (int, float)) and not isinstance(frac, bool) and 0 <= frac <= 1:
+        return float(frac)
+    return None
+
+
+def _hourly(price: HourlyPrice, capacity: Any, fraction: Any) -> tuple[Any, str]:
+    """(hourly price or Unknown, how it was chosen) for the capacity facts."""
+    if isinstance(fraction, Unknown):
+        return fraction, ""
+    if isinstance(fraction, float) and 0 < fraction < 1:
+        if price.spot is None or price.ondemand is None:
+            return Unknown(f"mixed capacity needs both prices; {price.basis} lacks one"), ""
+        blended = round(fraction * price.spot + (1 - fraction) * price.ondemand, 6)
+        notes = "; ".join(n for n in (price.spot_override, price.ondemand_override) if n)
+        how = (f"mixed {fraction:.0%} spot {usd_rate(price.spot)}/h + {1 - fraction:.0%} "
+               f"on-demand {usd_rate(price.ondemand)}/h = {usd_rate(blended)}/h"
+               + (f" [{notes}]" if notes else ""))
+        return blended, how
+    if isinstance(fraction, float):
+        capacity = "spot" if fraction == 1 else "on-demand"
+    if isinstance(capacity, Unknown):
+        return Unknown(f"capacity unknown: {capacity.reason}"), ""
+    cap = "spot" if str(capacity).lower() in SPOT_WORDS else "on-demand"
+    hourly = price.for_capacity(cap)
+    if hourly is None:
+        return Unknown(f"no {cap} price for {price.basis}"), ""
+    note = price.override_for(cap)
+    return hourly, f"{cap} {usd_rate(hourly)}/h" + (f" [{note}]" if note else "")
+
+
+def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
+                   options: CostOptions | None = None) -> None:
+    """Set cost.hourly, cost.monthly, cost.hours and cost.basis facts on a resource."""
+    opts = options or CostOptions(hours=hours)
+    price = resource_price(res, opts)
+    count, note = priced_count(res)
+    res.facts["cost.count"] = count
+    hours, hours_how = resource_hours(res, opts)
+    res.facts["cost.hours"] = hours
+    top = _max_count(res)
+    if res.facts.get("capacity") == "mixed" and "capacity.spot_fraction" not in res.facts:
+        # The split depends on the size: take it at the priced size (the maximum for a pool
+        # priced at zero nodes, so the blend still says something).
+        frac = mixed_spot_fraction(res, count if count else top)
+        if frac is not None:
+            res.facts["capacity.spot_fraction"] = frac
+    if isinstance(price, Unknown):
+        res.set_fact("cost.monthly", price)
+        res.facts["cost.hourly"] = price
+        return
+    hourly, how = _hourly(price, res.facts.get("capacity"), _spot_fraction(res))
+    if isinstance(hourly, Unknown):
+        res.set_fact("cost.monthly", hourly)
+        res.facts["cost.hourly"] = hourly
+        return
+    res.facts["cost.hourly"] = hourly
+    if isinstance(count, Unknown):
+        res.set_fact("cost.monthly", Unknown(f"count unknown: {count.reason}"))
+        return
+    res.facts["cost.price"] = price
+    monthly = round(hourly * count * hours, 2)
+    res.facts["cost.monthly"] = monthly
+    date = catalog.metadata().get("snapshot_date", "?")
+    res.facts["cost.basis"] = (f"{price.basis} {how} × {count:g}"
+                               + (f" ({note})" if note else "")
+                               + f" × {hours:g} h ({hours_how}) = ${monthly:,.2f}/month; "
+                               f"catalog {date}")
+    if isinstance(top, (int, float)) and top != count:
+        # An autoscaling pool is priced at its minimum; keep what it costs at its maximum.
+        frac = mixed_spot_fraction(res, top) if res.facts.get("capacity") == "mixed" \
+            else _spot_fraction(res)
+        top_hourly, _ = _hourly(price, res.facts.get("capacity"), frac)
+        if isinstance(top_hourly, (int, float)):
+            res.facts["cost.monthly_max"] = round(top_hourly * top * hours, 2)
+
+
+def _max_count(res: Resource) -> Any:
+    """Nodes at an autoscaling pool's maximum size, zones included; None for fixed sizes."""
+    lo, hi = res.facts.get("replicas.min"), res.facts.get("replicas.max")
+    if not isinstance(lo, int) or not isinstance(hi, int) or lo == hi:
+        return None
+    return hi * res.facts.get("zones", 1)
+
+
+def finding_saving(res: Resource, compare_with: dict[str, Any],
+                   hours: float = DEFAULT_HOURS) -> tuple[float | None, str | None]:
+    """Monthly saving of fixing a finding: current cost minus the cost with one thing changed."""
+    monthly = res.facts.get("cost.monthly")
+    if not isinstance(monthly, (int, float)):
+        return None, None
+    hours = res.facts.get("cost.hours", hours)
+    count = res.facts.get("cost.count")
+    price: HourlyPrice | None = res.facts.get("cost.price")
+    if "capacity" in compare_with:
+        if price is None or price.spot is None or price.ondemand is None:
+            return None, "no spot price in the catalog"
+        frac = _spot_fraction(res)
+        on_demand_share = 1 - frac if isinstance(frac, float) else 1.0
+        saving = (price.ondemand - price.spot) * count * hours * on_demand_share
+        share = f" on the {on_demand_share:.0%} on-demand share" if on_demand_share < 1 else ""
+        notes = "; ".join(n for n in (price.spot_override, price.ondemand_override) if n)
+        return round(saving, 2), (f"spot {usd_rate(price.spot)}/h vs on-demand "
+                                  f"{usd_rate(price.ondemand)}/h{share} × {count:g} × {hours:g} h"
+                                  + (f" [{notes}]" if notes else ""))
+    if "hours_per_month" in compare_with:
+        used = float(compare_with["hours_per_month"])
+        if used >= hours:
+            return 0.0, None
+        return round(monthly * (1 - used / hours), 2), f"used {used:g} h of {hours:g} h a month"
+    if "alternative" in compare_with:
+        # sizing.alternative*, sizing.idle_alternative*, sizing.generation_alternative*; a
+        # <prefix>current_monthly is the current cost on the alternative's price basis.
+        prefix = ALTERNATIVE_PREFIXES[compare_with["alternative"]]
+        alt = res.facts.get(prefix + "alternative_monthly")
+        if not isinstance(alt, (int, float)):
+            return None, None
+        current = res.facts.get(prefix + "current_monthly", monthly)
+        basis = f"{res.facts.get(prefix + 'alternative')} at ${alt:,.2f}/month"
+        if current != monthly:
+            basis += f" vs ${current:,.2f}/month on the same price basis"
+        return round(current - alt, 2), basis
+    if "cost" in compare_with:
+        return float(monthly), "the whole monthly cost"
+    return None, None

@@ -1,0 +1,150 @@
+"""Turn a scan result into the versioned JSON report (docs/json-format.md)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from gpulint import __version__
+from gpulint.pricing import catalog
+from gpulint.model import Finding, Resource, Unknown
+from gpulint.pipeline import ScanResult
+
+SCHEMA_VERSION = 1
+
+
+def fingerprint(finding: Finding) -> str:
+    """Stable across line moves and reformatting: rule, file and resource address only."""
+    key = f"{finding.rule}\0{finding.path}\0{finding.address}"
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def _known(v: Any) -> Any:
+    return None if isinstance(v, Unknown) else v
+
+
+def _num(v: Any) -> Any:
+    v = _known(v)
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _count(v: Any) -> Any:
+    """A GPU count: 8, not 8.0 (catalog counts are floats because some are fractions)."""
+    v = _num(v)
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
+def _resource(res: Resource) -> dict[str, Any]:
+    f = res.facts
+    provider = f.get("provider")
+    decl = f.get("model.declared")
+    model = None
+    if decl is not None:
+        model = {"id": _known(f.get("model.id")) or decl.id,
+                 "params_b": _num(f.get("model.params_b")),
+                 "precision": _known(f.get("model.precision")),
+                 "required_gib": _num(f.get("model.required_gib")),
+                 "estimate": _known(f.get("model.estimate")),
+                 "fits": _known(f.get("model.fits")),
+                 "estimated": bool(f.get("model.estimated")) if "model.estimated" in f else None,
+                 "source": decl.source}
+    count = _known(f.get("cost.count"))
+    return {
+        "address": res.address, "type": res.type, "path": res.path, "line": res.line,
+        "provider": provider if provider != "kubernetes" else "kubernetes",
+        "cloud": f.get("provider.cloud") if provider == "kubernetes" else provider,
+        "region": _known(f.get("region")) if provider != "kubernetes" else None,
+        "region_source": f.get("region.source"),
+        "instance_type": _known(f.get("instance.type")),
+        "gpu_model": _known(f.get("gpu.model")),
+        "gpu_count": _count(f.get("gpu.count")),
+        "gpu_memory_gib": _num(f.get("gpu.memory_gib")),
+        "capacity": _known(f.get("capacity")) or "unknown",
+        "workload": f.get("workload") or "unknown",
+        "count": _num(count),
+        "replicas": {"min": _num(f.get("replicas.min")), "max": _num(f.get("replicas.max")),
+                     "desired": _num(f.get("replicas.desired"))},
+        "hourly_cost_usd": _num(f.get("cost.hourly")),
+        "monthly_cost_usd": _num(f.get("cost.monthly")),
+        "monthly_cost_max_usd": _num(f.get("cost.monthly_max", f.get("cost.monthly"))),
+        "price_basis": f.get("cost.basis"),
+        "hours_per_month": _num(f.get("cost.hours")),
+        "spot_fraction": _num(f.get("capacity.spot_fraction")),
+        "tags": {k: (v if not isinstance(v, Unknown) else None)
+                 for k, v in f["tags"].items()} if isinstance(f.get("tags"), dict) else None,
+        "model": model,
+        "change": ({"actions": f["change.actions"],
+                    "monthly_cost_before_usd": _num(f.get("cost.monthly_before"))}
+                   if "change.actions" in f else None),
+        "unknowns": [{"fact": fact, "reason": reason} for fact, reason in
+                     dict.fromkeys(res.unknowns)],
+    }
+
+
+def _finding(fd: Finding) -> dict[str, Any]:
+    return {"rule": fd.rule, "severity": fd.severity.value, "path": fd.path, "line": fd.line,
+            "address": fd.address, "message": fd.message, "remediation": fd.remediation,
+            "monthly_saving_usd": fd.monthly_saving_usd, "saving_basis": fd.saving_basis,
+            "fingerprint": fingerprint(fd)}
+
+
+def potential_saving(findings: list[Finding]) -> float:
+    """Largest saving per resource: fixes to one resource overlap, so they are not added up."""
+    best: dict[tuple[str, str], float] = {}
+    for fd in findings:
+        if fd.monthly_saving_usd:
+            key = (fd.path, fd.address)
+            best[key] = max(best.get(key, 0.0), fd.monthly_saving_usd)
+    return round(sum(best.values()), 2)
+
+
+def _suppressed(result: ScanResult) -> list[dict[str, Any]]:
+    return [{**_finding(f), "suppression": {"path": s.path, "line": s.line, "reason": s.reason,
+                                            "until": s.until.isoformat() if s.until else None}}
+            for f, s in result.suppressed]
+
+
+def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) -> dict[str, Any]:
+    meta = catalog.metadata()
+    overrides = result.options.pricing_overrides if result.options else None
+    resources = [_resource(r) for r in result.resources]
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for fd in result.findings:
+        counts[fd.severity.value] += 1
+    priced = [r["monthly_cost_usd"] for r in resources if r["monthly_cost_usd"] is not None]
+    not_evaluated = [{"rule": n.rule, "address": n.address, "path": n.path, "line": n.line,
+                      "reason": n.reason} for n in result.not_evaluated]
+    not_evaluated += [{"rule": None, "address": n.address, "path": n.path, "line": n.line,
+                       "reason": f"could not evaluate: {n.reason}"} for n in result.module_notes]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "gpulint", "version": __version__},
+        "catalog": {"date": meta.get("snapshot_date"),
+                    "source": "; ".join(f"{s.get('repo', '?')}@{str(s.get('commit', ''))[:7]}"
+                                        for s in meta.get("sources", []) if isinstance(s, dict)),
+                    "version": str(meta.get("schema_version")),
+                    "origin": meta.get("origin"),
+                    "pricing_overrides": overrides.origin if overrides else None},
+        "hours_per_month": hours,
+        "resources": resources,
+        "findings": [_finding(f) for f in result.findings],
+        "not_evaluated": not_evaluated,
+        "summary": {
+            "files_scanned": result.files_scanned,
+            "gpu_resources": len(resources),
+            "findings": counts,
+            "monthly_cost_usd": round(sum(priced), 2),
+            # Every autoscaling pool at its maximum size (fixed-size resources as they are).
+            "monthly_cost_max_usd": round(sum(r["monthly_cost_max_usd"] for r in resources
+                                              if r["monthly_cost_usd"] is not None
+                                              and r["monthly_cost_max_usd"] is not None), 2),
+            "unpriced_resources": len(resources) - len(priced),
+            "potential_saving_usd": potential_saving(result.findings),
+            "not_evaluated": len(not_evaluated),
+            "suppressed": len(result.suppressed),
+            "baselined": result.baselined,
+        },
+        **({"suppressed": _suppressed(result)} if show_suppressed else {}),
+        "diagnostics": [{"path": d.path, "line": d.line, "severity": d.severity,
+                         "message": d.message} for d in result.diagnostics],
+    }
