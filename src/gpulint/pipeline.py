@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from gpulint import suppressions
+from gpulint import globs, suppressions
 from gpulint.load import collector
 from gpulint.pricing import price as cost
 from gpulint.facts import configured as declarations
@@ -83,7 +83,7 @@ def _run(paths: list[str], rules: list[Rule], options: ScanOptions | None) -> Sc
     opts = options or ScanOptions()
     found = discover(paths)
     if opts.exclude:
-        found.files = [f for f in found.files if not declarations.excluded(f.path, opts.exclude)]
+        found.files = [f for f in found.files if not globs.excluded(f.path, opts.exclude)]
     # Compared as absolute paths: the given form (relative or absolute) differs from the shown one.
     report_only = {os.path.abspath(p) for p in opts.report_only} \
         if opts.report_only is not None else None
