@@ -53,6 +53,31 @@ _RELEASE_PRECISION = [
     (re.compile(r"\bMXFP4\b"), "mxfp4"),
 ]
 
+# Curated additions to the raw table, each with the public source that states it. They are
+# applied on top of models.csv so the raw snapshot stays as published.
+#
+# Variants people deploy that have the same weights shape as a catalog row (same architecture and
+# parameter count): sizing them as generic "7B" models from their names undersizes them.
+EXTRA_ALIASES: dict[str, tuple[tuple[str, ...], str]] = {
+    "google/gemma-7b": (
+        ("google/gemma-1.1-7b-it", "gemma-1.1-7b-it", "google/codegemma-7b", "codegemma-7b",
+         "google/codegemma-7b-it", "codegemma-7b-it", "google/codegemma-1.1-7b-it",
+         "codegemma-1.1-7b-it", "codegemma:7b"),
+        "keras-team/keras-hub gemma presets: gemma_1.1_instruct_7b_en, code_gemma_7b_en, "
+        "code_gemma_instruct_7b_en and code_gemma_1.1_instruct_7b_en all have 8,537,680,896 "
+        "parameters and 28 layers, like gemma_7b_en",
+    ),
+}
+# Checkpoints published in a precision other than bf16, where models.csv's notes do not say so.
+EXTRA_RELEASE_PRECISION: dict[str, tuple[str, str]] = {
+    "deepseek-ai/DeepSeek-V3": (
+        "fp8", "deepseek-ai/DeepSeek-V3 README_WEIGHTS.md: config.json's quantization_config "
+               "describes the FP8 weights (128x128 block scales)"),
+    "deepseek-ai/DeepSeek-R1": (
+        "fp8", "DeepSeek-R1 is published in the DeepSeek-V3 architecture and weight format "
+               "(models.csv notes; DeepSeek-V3 README_WEIGHTS.md)"),
+}
+
 INT_FIELDS = (
     "params_total", "params_active", "num_layers", "hidden_size",
     "num_attention_heads", "num_kv_heads", "head_dim", "max_context",
@@ -96,6 +121,21 @@ def convert_row(row: dict[str, str]) -> dict[str, Any]:
     entry["release_precision"] = next(
         (p for rx, p in _RELEASE_PRECISION if rx.search(notes)), None
     )
+    return _curate(entry)
+
+
+def _curate(entry: dict[str, Any]) -> dict[str, Any]:
+    """Apply EXTRA_ALIASES and EXTRA_RELEASE_PRECISION, recording their sources."""
+    notes = []
+    if entry["id"] in EXTRA_ALIASES:
+        names, source = EXTRA_ALIASES[entry["id"]]
+        entry["aliases"] = sorted({*entry["aliases"], *names})
+        notes.append(f"aliases: {source}")
+    if entry["id"] in EXTRA_RELEASE_PRECISION and entry["release_precision"] is None:
+        precision, source = EXTRA_RELEASE_PRECISION[entry["id"]]
+        entry["release_precision"] = precision
+        notes.append(f"release precision {precision}: {source}")
+    entry["curated"] = notes or None
     return entry
 
 

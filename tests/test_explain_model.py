@@ -133,3 +133,25 @@ def test_mla_cache_is_shown_whole_on_every_gpu() -> None:
     assert "37B active per token" in out
     assert "precision fp8: the published weights" in out
     assert "kept whole on every GPU (MLA latent cache)" in out
+
+
+def test_known_model_without_a_size_asks_for_params() -> None:
+    code, _, err = run("microsoft/Phi-3.5-mini-instruct")
+    assert code == 2
+    assert "is in the model catalog, but without a published parameter count" in err
+    assert "--params" in err and "did you mean" not in err
+    code, out, _ = run("microsoft/Phi-3.5-mini-instruct", "--params", "3.821079552")
+    assert code == 0 and "3.82B parameters" in out
+
+
+def test_did_you_mean_never_suggests_the_name_typed() -> None:
+    from gpulint.cli.explain import suggest
+
+    assert suggest("microsoft/Phi-3.5-mini-instruct") != "microsoft/Phi-3.5-mini-instruct"
+    assert suggest("microsoft/Phi-3.5-mini-instrct") == "microsoft/Phi-3.5-mini-instruct"
+
+
+def test_deepseek_r1_default_is_its_published_fp8() -> None:
+    code, out, _ = run("deepseek-ai/DeepSeek-R1", "--provider", "aws")
+    assert code == 0
+    assert "DeepSeek-R1, fp8," in out and "precision fp8: the published weights" in out

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from gpulint.sizing import estimate as sizing
+from gpulint.sizing import model_catalog as models
 from gpulint.sizing.model_catalog import MOE_FFN_FRACTION, ModelInfo, catalog_metadata, resolve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -212,3 +214,33 @@ def test_nothing_learned_returns_none(name: str) -> None:
 
 def test_never_zero_params() -> None:
     assert resolve("acme/model-0b") is None
+
+
+@pytest.mark.parametrize("name", ["google/gemma-1.1-7b-it", "gemma-1.1-7b-it", "google/codegemma-7b",
+                                  "google/codegemma-1.1-7b-it", "codegemma:7b"])
+def test_gemma_variants_resolve_to_the_gemma_7b_row(name: str) -> None:
+    # keras-team/keras-hub gemma presets: gemma_1.1_instruct_7b_en and the code_gemma 7b presets
+    # have 8,537,680,896 parameters and 28 layers, like gemma_7b_en (16 KV heads of 256).
+    info = models.resolve(name)
+    assert info is not None and info.id == "google/gemma-7b" and not info.estimated
+    assert info.params_total == 8_537_680_896
+    assert (info.num_kv_heads, info.head_dim) == (16, 256)
+
+
+@pytest.mark.parametrize("name", ["deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-R1"])
+def test_deepseek_v3_family_is_sized_in_its_published_fp8(name: str) -> None:
+    # deepseek-ai/DeepSeek-V3 README_WEIGHTS.md: the released config.json carries an FP8
+    # quantization_config; R1 uses the same architecture and weight format.
+    info = models.resolve(name)
+    assert info is not None and info.release_precision == "fp8"
+    assert sizing.estimate_inference(info).inputs["precision"] == "fp8"
+    # Serving arguments still decide: a bf16 deployment is sized in bf16.
+    assert sizing.estimate_inference(info, "bf16").inputs["precision"] == "bf16"
+
+
+def test_declared_params_size_a_known_row_without_a_count() -> None:
+    assert models.resolve("microsoft/Phi-3.5-mini-instruct") is None
+    assert models.known_id("phi3.5-mini") == "microsoft/Phi-3.5-mini-instruct"
+    info = models.resolve("microsoft/Phi-3.5-mini-instruct", params=3_821_079_552)
+    assert info is not None and info.params_total == 3_821_079_552
+    assert info.num_layers == 32 and info.params_precision == "declared"

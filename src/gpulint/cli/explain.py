@@ -32,9 +32,10 @@ def suggest(name: str) -> str | None:
     lowered = {k.lower(): v for k, v in known.items()}
     key = name.strip().lower()
     tail = key.rsplit("/", 1)[-1]
+    candidates = [k for k in lowered if k not in (key, tail)]  # never the name typed
     for cand in (key, tail):
-        near = difflib.get_close_matches(cand, list(lowered), n=1, cutoff=0.6)
-        if near:
+        near = difflib.get_close_matches(cand, candidates, n=1, cutoff=0.6)
+        if near and lowered[near[0]].lower() != key:
             return lowered[near[0]]
     return None
 
@@ -112,11 +113,15 @@ def build(name: str, precision: str | None = None, context: int | None = None,
           providers: tuple[str, ...] = PROVIDERS, region: str | None = None,
           tensor_parallel: int | None = None, headroom: float = sizing.DEFAULT_HEADROOM,
           top: int = 3, current_only: bool = False,
-          hours: float = cost.DEFAULT_HOURS) -> dict[str, Any]:
+          hours: float = cost.DEFAULT_HOURS, params: int | None = None) -> dict[str, Any]:
     """The explanation as data (the JSON output). Raises LookupError for an unknown model and
     ValueError for an unknown precision."""
-    info = models.resolve(name)
+    info = models.resolve(name, params)
     if info is None:
+        known = models.known_id(name)
+        if known is not None:
+            raise LookupError(f"{known} is in the model catalog, but without a published "
+                              "parameter count: give it with --params (billions, e.g. 3.8)")
         near = suggest(name)
         raise LookupError(f"unknown model {name!r}: not in the model catalog and no size in its "
                           "name" + (f" (did you mean {near!r}?)" if near else ""))
@@ -220,12 +225,14 @@ def render_text(data: dict[str, Any]) -> str:
 @click.option("--top", type=click.IntRange(1, 50), default=3, show_default=True,
               help="Options listed per provider.")
 @click.option("--current-only", is_flag=True, help="Leave out previous-generation GPUs.")
+@click.option("--params", type=click.FloatRange(0.001, 100_000), help="Parameters, in "
+              "billions: for a model the catalog knows without a count, or to override it.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def explain_model(model: str, precision: str | None, context: int | None,
                   concurrency: int | None, purpose: str, providers: tuple[str, ...],
                   region: str | None, tensor_parallel: int | None, headroom: float, top: int,
-                  current_only: bool, fmt: str) -> None:
+                  current_only: bool, params: float | None, fmt: str) -> None:
     """Explain how much GPU memory MODEL needs and where it fits most cheaply."""
     chosen = providers or PROVIDERS
     if region:
@@ -234,7 +241,8 @@ def explain_model(model: str, precision: str | None, context: int | None,
             _fail(f"no {'/'.join(providers or PROVIDERS)} prices in region {region!r}")
     try:
         data = build(model, precision, context, concurrency, purpose, chosen, region,
-                     tensor_parallel, headroom, top, current_only)
+                     tensor_parallel, headroom, top, current_only,
+                     params=None if params is None else round(params * 1e9))
     except (LookupError, ValueError) as e:
         _fail(str(e))
     click.echo(json.dumps(data, indent=2, sort_keys=True) if fmt == "json"

@@ -284,12 +284,27 @@ def _size_from_name(name: str, implied: str | None) -> ModelInfo | None:
         implied_precision=implied, source="name")
 
 
-def resolve(name: str) -> ModelInfo | None:
-    """Model facts for a manifest name, or None if nothing can be learned."""
+def known_id(name: str) -> str | None:
+    """The catalog id of a name the catalog knows (with or without a parameter count)."""
+    row = _lookup(name) if name and name.strip() else None
+    return row["id"] if row is not None else None
+
+
+def resolve(name: str, params: int | None = None) -> ModelInfo | None:
+    """Model facts for a manifest name, or None if nothing can be learned. `params` is a
+    parameter count the user declared; it replaces the catalog's or the name's."""
     if not name or not name.strip():
         return None
     implied = _implied_precision(_strip_location(name)[0])
     row = _lookup(name)
+    if params is not None:
+        declared = {"params_total": params, "params_precision": "declared",
+                    "params_source": f"declared: {params:,} parameters"}
+        if row is not None:
+            return _from_row({**row, **declared}, implied)
+        return ModelInfo(id=_strip_location(name)[0], params_total=params,
+                         params_source=declared["params_source"], params_precision="declared",
+                         implied_precision=implied, source="declared")
     if row is not None and row["params_total"] is not None:
         return _from_row(row, implied)
     if row is not None:
