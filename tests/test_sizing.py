@@ -8,14 +8,13 @@ from gpulint.sizing.estimate import (
     DEFAULT_CONCURRENCY,
     GIB,
     Estimate,
-    bits_per_param,
     estimate_inference,
     estimate_training,
     fits,
     kv_bytes_per_token,
     min_gpus,
-    normalize_precision,
 )
+from gpulint.sizing.precision import bits_per_param, normalize_precision
 
 GB = 1e9  # vendors and papers quote decimal GB
 

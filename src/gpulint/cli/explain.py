@@ -16,6 +16,7 @@ from gpulint.sizing import generations
 from gpulint.sizing import model_catalog as models
 from gpulint.pricing import offers
 from gpulint.sizing import estimate as sizing
+from gpulint.sizing.precision import normalize_precision
 
 PROVIDERS = ("aws", "gcp", "azure")
 EXIT_USAGE = 2
@@ -125,7 +126,7 @@ def build(name: str, precision: str | None = None, context: int | None = None,
         near = suggest(name)
         raise LookupError(f"unknown model {name!r}: not in the model catalog and no size in its "
                           "name" + (f" (did you mean {near!r}?)" if near else ""))
-    if precision is not None and sizing.normalize_precision(precision) is None:
+    if precision is not None and normalize_precision(precision) is None:
         raise ValueError(f"unknown precision {precision!r} (for example bf16, fp8, awq, gptq, "
                          "int8, nf4, q4_k_m)")
     if purpose == "inference":
