@@ -25,7 +25,7 @@ from gpulint import __version__
 ENV_DIR = "GPULINT_CACHE_DIR"
 # Modules whose code decides what a file parses to; editing one invalidates the cache.
 _PARSER_MODULES = ("gpulint.load.source", "gpulint.load.kubernetes", "gpulint.terraform.parser",
-                   "gpulint.terraform.syntax", "gpulint.model")
+                   "gpulint.terraform.lark_tree", "gpulint.terraform.syntax", "gpulint.model")
 _LIBRARIES = ("python-hcl2", "lark", "PyYAML")
 
 

@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+from gpulint.terraform.lark_tree import body, parse_tree
 from gpulint.terraform.syntax import (
     Attribute,
     Block,
@@ -14,8 +15,6 @@ from gpulint.terraform.syntax import (
     Literal,
     ObjectExpr,
     TupleExpr,
-    body,
-    expression,
 )
 
 # Top-level blocks and how many labels each has; everything else in a .tf.json is ignored.
@@ -23,35 +22,9 @@ _JSON_LABELS = {"resource": 2, "data": 2, "variable": 1, "module": 1, "output": 
                 "provider": 1, "locals": 0, "terraform": 0}
 
 
-def _lark_parse(text: str) -> Any:
-    from hcl2.api import parses_to_tree
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-    try:
-        return parses_to_tree(text)
-    except UnexpectedToken as e:
-        # Tokens can carry the newlines around them; show the first visible text.
-        visible = str(e.token).strip().split("\n", 1)[0][:40] if e.token.type != "$END" else ""
-        if e.token.type == "$END":
-            got = "end of file"
-        elif not visible or e.token.type == "NL_OR_COMMENT":
-            got = "end of line"
-        else:
-            got = repr(visible)
-        raise HclSyntaxError(f"unexpected {got}", e.line if e.line and e.line > 0 else None) from None
-    except UnexpectedCharacters as e:
-        raise HclSyntaxError(f"unexpected character {text[e.pos_in_stream]!r}"
-                             if 0 <= e.pos_in_stream < len(text) else "unexpected character",
-                             e.line) from None
-    except UnexpectedEOF:
-        raise HclSyntaxError("unexpected end of file", text.count("\n") + 1) from None
-    except UnexpectedInput as e:  # any other Lark input error
-        raise HclSyntaxError("invalid HCL syntax", getattr(e, "line", None)) from None
-
-
 def parse_hcl(text: str) -> Block:
     """Parse native-syntax HCL into a root Block. Raises HclSyntaxError with a line."""
-    tree = _lark_parse(text)
+    tree = parse_tree(text)
     try:
         return body(tree)
     except HclSyntaxError:
