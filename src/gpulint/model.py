@@ -12,6 +12,19 @@ class Severity(str, enum.Enum):
     WARNING = "warning"
     INFO = "info"
 
+    @property
+    def rank(self) -> int:
+        """The one severity order: higher is more severe (info 0, warning 1, error 2)."""
+        return _SEVERITY_RANK[self]
+
+    @classmethod
+    def by_rank(cls) -> list[Severity]:
+        """Most severe first."""
+        return sorted(cls, key=lambda s: -s.rank)
+
+
+_SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
+
 
 class Unknown:
     """A value that could not be resolved. It carries the reason so the report can say why."""

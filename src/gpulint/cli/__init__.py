@@ -15,10 +15,10 @@ import click
 
 from gpulint import __version__
 from gpulint.cli.options import scan_flags
+from gpulint.report.exit import FAIL_ON_CHOICES, fails
 from gpulint.reporters import FORMATS
 
 EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
-SEVERITIES = ("error", "warning", "info")
 
 
 def _fail_usage(message: str) -> NoReturn:
@@ -54,18 +54,6 @@ def _load_rules(rules_dirs: tuple[str, ...]) -> list[Any]:
         return configure_rules(config, rules)
     except ConfigError as e:
         _fail_usage(str(e))
-
-
-def _exit_code(report: dict[str, Any], fail_on: str) -> int:
-    """1 when a finding, or a file that could not be read or parsed (an error diagnostic), is at
-    or above the threshold: a broken file must not pass CI silently."""
-    if fail_on == "never":
-        return 0
-    threshold = SEVERITIES.index(fail_on)
-    for item in (*report["findings"], *report["diagnostics"]):
-        if item["severity"] in SEVERITIES and SEVERITIES.index(item["severity"]) <= threshold:
-            return EXIT_FINDINGS
-    return 0
 
 
 # Commands that live in their own modules, imported only when used (keeps start-up fast).
@@ -154,7 +142,7 @@ def run_scan(rules_dirs: tuple[str, ...], params: dict[str, Any]) -> tuple[Any, 
                    "workflow annotations or JUnit XML.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to a file instead of standard output.")
-@click.option("--fail-on", type=click.Choice([*SEVERITIES, "never"]), default="warning",
+@click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default="warning",
               show_default=True, help="Exit 1 when a finding has this severity or worse.")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
               help="Report only findings not recorded in this baseline (gpulint baseline).")
@@ -188,7 +176,7 @@ def scan(fmt: str, output: str | None, fail_on: str, baseline_file: str | None,
             fh.write(text)
     else:
         click.echo(text, nl=False)
-    sys.exit(_exit_code(report, fail_on))
+    sys.exit(EXIT_FINDINGS if fails(report, fail_on) else 0)
 
 
 @cli.group(invoke_without_command=True)

@@ -23,11 +23,9 @@ import click
 from gpulint.github.api import GitHubClient, GitHubError
 from gpulint.github.comment import BEHAVIOURS, upsert_comment
 from gpulint.github.summary import write_job_summary
+from gpulint.report.exit import FAIL_ON_CHOICES, fails
 from gpulint.reporters import markdown
 from gpulint.reporters import github_annotations as annotations
-
-_SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
-
 
 class GitHubContext:
     """Where to comment, from flags first and the GitHub Actions environment second."""
@@ -84,13 +82,6 @@ def _read_json(path: str, what: str) -> dict[str, Any]:
     return data
 
 
-def _fails(report: dict[str, Any], threshold: str) -> bool:
-    if threshold == "never":
-        return False
-    limit = _SEVERITY_RANK[threshold]
-    return any(_SEVERITY_RANK.get(str(f.get("severity")), 1) >= limit for f in report.get("findings") or [])
-
-
 @click.group("comment")
 def comment() -> None:
     """Publish a gpulint report where reviewers will see it."""
@@ -111,7 +102,7 @@ def comment() -> None:
               help="API base URL (GitHub Enterprise Server: https://HOST/api/v3).")
 @click.option("--behaviour", "--behavior", "behaviour", type=click.Choice(BEHAVIOURS), default="update",
               show_default=True, help="How to treat an earlier gpulint comment.")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]), default="never",
+@click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default="never",
               show_default=True, help="Exit 1 (after commenting) if findings reach this severity.")
 @click.option("--comment-author", default=None,
               help="Login that owns the gpulint comment; default: the token's user, or github-actions[bot].")
@@ -178,6 +169,6 @@ def github(
         sys.stdout.flush()
         if strict:
             sys.exit(1)
-    if _fails(report, fail_on):
+    if fails(report, fail_on):
         click.echo(f"gpulint: findings at or above '{fail_on}'", err=True)
         sys.exit(1)
