@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from gpulint import units
 from gpulint.pricing import catalog
 from gpulint.pricing import price as cost
 from gpulint import pipeline as scan
@@ -36,7 +37,7 @@ def _check(res: Resource, provider: str, itype: str, region: str, capacity: str,
     assert res.facts["cost.hourly"] == hourly
     basis = res.facts["cost.basis"]
     assert basis.startswith(f"{provider} {itype} {region} ")
-    assert f" {capacity} {cost.usd_rate(hourly)}/h × {count:g}" in basis
+    assert f" {capacity} {units.usd_rate(hourly)}/h × {count:g}" in basis
     assert f"× {hours:g} h" in basis and f"= ${expected:,.2f}/month" in basis
     assert basis.endswith(f"catalog {DATE}")
     return expected
@@ -67,7 +68,7 @@ def test_gcp_bundled_attached_spot_forms_and_regional_pools() -> None:
     assert t4.facts["cost.monthly"] == round(hourly * 730, 2)
     assert t4.facts["cost.basis"].startswith(
         f"gcp n1-standard-8 + 2× nvidia-tesla-t4 us-east1 (region from code) spot "
-        f"{cost.usd_rate(hourly)}/h × 1 × 730 h")
+        f"{units.usd_rate(hourly)}/h × 1 × 730 h")
     # no zone on the instance: the provider's region
     _check(rs["google_compute_instance.provisioning_spot"], "gcp", "g2-standard-8",
            "europe-west4", "spot", 1)
@@ -171,8 +172,8 @@ def test_spot_fraction_blends_the_two_prices() -> None:
     assert row and row.spot and row.ondemand
     blended = round(0.75 * row.spot + 0.25 * row.ondemand, 6)
     assert res.facts["cost.monthly"] == round(blended * 4 * 730, 2)
-    assert (f"mixed 75% spot {cost.usd_rate(row.spot)}/h + 25% on-demand "
-            f"{cost.usd_rate(row.ondemand)}/h = {cost.usd_rate(blended)}/h × 4") \
+    assert (f"mixed 75% spot {units.usd_rate(row.spot)}/h + 25% on-demand "
+            f"{units.usd_rate(row.ondemand)}/h = {units.usd_rate(blended)}/h × 4") \
         in res.facts["cost.basis"]
     saving, basis = cost.finding_saving(res, {"capacity": "spot"})
     assert saving == round((row.ondemand - row.spot) * 4 * 730 * 0.25, 2)
@@ -208,12 +209,12 @@ def test_override_named_in_basis_and_used_for_savings() -> None:
     assert row and row.ondemand and row.spot
     discounted = round(row.ondemand * 0.8, 6)
     assert res.facts["cost.monthly"] == round(discounted * 4 * 730, 2)
-    assert (f"on-demand {cost.usd_rate(discounted)}/h [override prices.yaml:2 (aws family g5 "
-            f"on-demand -20%, EDP): list {cost.usd_rate(row.ondemand)}/h]") in res.facts["cost.basis"]
+    assert (f"on-demand {units.usd_rate(discounted)}/h [override prices.yaml:2 (aws family g5 "
+            f"on-demand -20%, EDP): list {units.usd_rate(row.ondemand)}/h]") in res.facts["cost.basis"]
     saving, basis = cost.finding_saving(res, {"capacity": "spot"})
     assert saving == round((discounted - row.spot) * 4 * 730, 2)
     assert basis and basis.endswith("[override prices.yaml:2 (aws family g5 on-demand -20%, EDP): "
-                                    f"list {cost.usd_rate(row.ondemand)}/h]")
+                                    f"list {units.usd_rate(row.ondemand)}/h]")
 
 
 def test_type_not_priced_in_region_says_where_it_is() -> None:

@@ -9,6 +9,7 @@ from typing import Iterator
 import pytest
 from click.testing import CliRunner
 
+from gpulint import units
 from gpulint.pricing import catalog
 from gpulint.pricing import price as cost
 from gpulint.cli import cli
@@ -33,7 +34,7 @@ def test_catalog_instance_type_text_shows_default_region_cheapest_and_source() -
     row = catalog.price("aws", "p4d.24xlarge", "us-east-1")
     assert row and row.ondemand
     assert "aws p4d.24xlarge  [instance type] 8× A100 (40 GiB each), 96 vCPU" in out
-    assert f"us-east-1                on-demand {cost.usd_rate(row.ondemand)}/h" in out
+    assert f"us-east-1                on-demand {units.usd_rate(row.ondemand)}/h" in out
     assert f"as of {catalog.metadata()['snapshot_date']}; source skypilot-org" in out
 
 
@@ -47,7 +48,7 @@ def test_catalog_spot_only_type_shows_its_cheapest_spot_region() -> None:
     assert spot and not any(p.ondemand for p in table.values())
     region = min(spot, key=lambda r: spot[r])
     assert "cheapest spot (no on-demand price in any region) shown" in out
-    assert f"{region:<24} on-demand —  spot {cost.usd_rate(spot[region])}/h" in out
+    assert f"{region:<24} on-demand —  spot {units.usd_rate(spot[region])}/h" in out
 
 
 def test_catalog_gpu_model_one_provider_json() -> None:
@@ -68,7 +69,7 @@ def test_catalog_region_filter_and_accelerator_unit() -> None:
     assert code == 0
     gpu = catalog.gcp_accelerator_price("nvidia-tesla-t4", "us-east1")
     assert gpu and gpu.ondemand
-    assert f"us-east1                 on-demand {cost.usd_rate(gpu.ondemand)}/GPU-h" in out
+    assert f"us-east1                 on-demand {units.usd_rate(gpu.ondemand)}/GPU-h" in out
     code, out = _run("catalog", "H100", "--region", "us-east-1")
     assert "have no price in us-east-1: azure Standard_ND96isr_H100_v5" in out
     assert "p5.48xlarge" in out

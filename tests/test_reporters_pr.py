@@ -15,6 +15,7 @@ from markdown_it import MarkdownIt
 
 from gpulint.github.summary import SUMMARY_LIMIT_BYTES, write_job_summary
 from gpulint.reporters import junit, markdown, sarif
+from gpulint.units import usd_compact
 from gpulint.reporters import github_annotations as annotations
 
 DATA = Path(__file__).parent / "data"
@@ -219,11 +220,11 @@ def test_markdown_truncates_to_limit(report):
 
 
 def test_money_formatting():
-    assert markdown.format_usd(1234.5) == "$1,234"  # banker's rounding is not used for .5 here
-    assert markdown.format_usd(12.345) == "$12.35" or markdown.format_usd(12.345) == "$12.34"
-    assert markdown.format_usd(-500, signed=True) == "−$500"
-    assert markdown.format_usd(None) == "n/a"
-    assert markdown.format_usd(0, signed=True) == "±$0.00"
+    assert usd_compact(1234.5) == "$1,234"  # banker's rounding is not used for .5 here
+    assert usd_compact(12.345) == "$12.35" or usd_compact(12.345) == "$12.34"
+    assert usd_compact(-500, signed=True) == "−$500"
+    assert usd_compact(None) == "n/a"
+    assert usd_compact(0, signed=True) == "±$0.00"
 
 
 # ------------------------------------------------------------------------------ SARIF

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from gpulint import conditions
-from gpulint.derive.alternative import money
+from gpulint.units import usd_whole as money
 from gpulint.pricing.price import finding_saving
 from gpulint.model import Finding, NotEvaluated, Resource, Severity, Unknown
 from gpulint.ruleset import Rule

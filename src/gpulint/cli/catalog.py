@@ -61,7 +61,7 @@ def _record(kind: str, spec: Any, region: str | None) -> dict[str, Any]:
 
 
 def _rate(v: Any, unit: str) -> str:
-    from gpulint.pricing.price import usd_rate
+    from gpulint.units import usd_rate
 
     return usd_rate(v) + unit if isinstance(v, (int, float)) else "—"
 

@@ -8,14 +8,15 @@ from typing import Any
 import click
 
 from gpulint.cli.options import build_options, scan_flags
-from gpulint.reporters.tables import markdown_table, money, text_table
+from gpulint.reporters.tables import markdown_table, text_table
+from gpulint.units import usd as money
 
 HEADERS = ("Resource", "Location", "Type", "Capacity", "Count", "Hourly", "Hours", "Monthly")
 NUMERIC = frozenset({4, 5, 6, 7})
 
 
 def _cells(row: dict[str, Any]) -> list[str]:
-    from gpulint.pricing.price import usd_rate
+    from gpulint.units import usd_rate
 
     what = row["instance_type"] or f"{row['gpu_count'] or '?'}× {row['gpu_model'] or 'GPU'}"
     hourly = row["hourly_usd"]

@@ -9,7 +9,8 @@ from typing import Any
 import click
 
 from gpulint.cli.options import build_options, scan_flags
-from gpulint.reporters.tables import markdown_table, money, text_table
+from gpulint.reporters.tables import markdown_table, text_table
+from gpulint.units import usd as money
 
 HEADERS = ("Change", "Resource", "Location", "Before", "After", "Delta")
 NUMERIC = frozenset({3, 4, 5})

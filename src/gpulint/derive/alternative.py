@@ -15,14 +15,11 @@ from gpulint.pricing import offers
 from gpulint.sizing import estimate as sizing
 from gpulint.model import Resource, Unknown
 from gpulint.config.sizing import SizingOptions
+from gpulint.units import usd_whole as money
 
 
 def is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def money(v: float) -> str:
-    return f"${v:,.0f}"
 
 
 def set_unknown(res: Resource, names: Iterable[str], reason: str) -> None:

@@ -8,7 +8,8 @@ sizing.idle_alternative[_monthly] for the gpu-unused-by-parallelism rule.
 from __future__ import annotations
 
 from gpulint.pricing import offers
-from gpulint.derive.alternative import capacity, is_number, money, record, where
+from gpulint.derive.alternative import capacity, is_number, record, where
+from gpulint.units import usd_whole as money
 from gpulint.facts.model_decl import ModelDecl
 from gpulint.model import Resource, Unknown
 from gpulint.config.sizing import SizingOptions

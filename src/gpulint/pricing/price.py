@@ -15,6 +15,7 @@ from gpulint import globs
 from gpulint.pricing import catalog
 from gpulint.model import Resource, Unknown
 from gpulint.pricing.overrides import PricingOverrides
+from gpulint.units import usd_rate
 
 DEFAULT_HOURS = 730.0
 # cost.compare_with.alternative in a rule -> prefix of the sizing facts that price it.
@@ -52,11 +53,6 @@ class HourlyPrice:
             return None if v is None else v * factor
 
         return replace(self, ondemand=part(self.ondemand), spot=part(self.spot), basis=basis)
-
-
-def usd_rate(v: float) -> str:
-    """An hourly rate with every digit the catalog has, so the product can be re-done by hand."""
-    return "$" + f"{v:,.6f}".rstrip("0").rstrip(".")
 
 
 def apply_overrides(price: HourlyPrice, provider: str, instance_type: str,

@@ -15,6 +15,8 @@ import unicodedata
 from typing import Any, Iterable
 from urllib.parse import quote
 
+from gpulint.units import usd_compact
+
 COMMENT_MARKER = "<!-- gpulint:comment -->"
 HEAD_MARKER_PREFIX = "<!-- gpulint:head="
 HEAD_MARKER_RE = re.compile(r"<!-- gpulint:head=([0-9a-f]{7,64}) -->")
@@ -102,20 +104,6 @@ def code_span(value: Any) -> str:
 # --------------------------------------------------------------------------- formatting
 
 
-def format_usd(amount: float | None, *, signed: bool = False) -> str:
-    """``$1,234`` for large amounts, cents below $100; ``n/a`` for ``None``."""
-    if amount is None:
-        return "n/a"
-    sign = ""
-    if signed:
-        sign = "+" if amount > 0 else ("−" if amount < 0 else "±")
-    elif amount < 0:
-        sign = "−"
-    value = abs(float(amount))
-    body = f"{value:,.0f}" if value >= 100 else f"{value:,.2f}"
-    return f"{sign}${body}"
-
-
 def _is_safe_repo_path(path: str) -> bool:
     if not path or path.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", path):
         return False
@@ -158,14 +146,14 @@ def _headline(report: dict[str, Any], diff: dict[str, Any] | None) -> list[str]:
         if delta is None and before is not None and after is not None:
             delta = float(after) - float(before)
         lines.append(
-            f"### GPU cost: {format_usd(before)}/mo → **{format_usd(after)}/mo** "
-            f"({format_usd(delta, signed=True)}/mo)"
+            f"### GPU cost: {usd_compact(before)}/mo → **{usd_compact(after)}/mo** "
+            f"({usd_compact(delta, signed=True)}/mo)"
         )
         base_ref = diff.get("base_ref")
         if base_ref:
             lines.append(f"Compared with {code_span(base_ref)}.")
     else:
-        lines.append(f"### GPU cost: **{format_usd(summary.get('monthly_cost_usd'))}/mo**")
+        lines.append(f"### GPU cost: **{usd_compact(summary.get('monthly_cost_usd'))}/mo**")
     return lines
 
 
@@ -189,7 +177,7 @@ def _counts_line(report: dict[str, Any], diff: dict[str, Any] | None) -> str:
     if saving is None:
         saving = sum(f.get("monthly_saving_usd") or 0 for f in findings) or None
     if saving:
-        text += f" — up to **{format_usd(saving)}/mo** could be saved"
+        text += f" — up to **{usd_compact(saving)}/mo** could be saved"
     if diff:
         new = len(diff.get("new_findings") or [])
         fixed = len(diff.get("fixed_findings") or [])
@@ -230,7 +218,7 @@ def _findings_table(
         saving = f.get("monthly_saving_usd")
         lines.append(
             f"| {_location(f, repo_url, head_sha)} | {icon} {code_span(f.get('rule'))}{new} "
-            f"| {escape_text(f.get('message'))} | {format_usd(saving) if saving is not None else '—'} |"
+            f"| {escape_text(f.get('message'))} | {usd_compact(saving) if saving is not None else '—'} |"
         )
     hidden = len(findings) - limit
     if hidden > 0:
@@ -253,11 +241,11 @@ def _resources_section(
         for r in rows[:limit]:
             before, after = r.get("before_usd"), r.get("after_usd")
             if r.get("change") == "added":
-                money = format_usd(after)
+                money = usd_compact(after)
             elif r.get("change") == "removed":
-                money = f"~~{format_usd(before)}~~"
+                money = f"~~{usd_compact(before)}~~"
             else:
-                money = f"{format_usd(before)} → {format_usd(after)}"
+                money = f"{usd_compact(before)} → {usd_compact(after)}"
             body.append(f"| {code_span(r.get('address'))} | {escape_text(r.get('change'))} | {money} |")
         title = f"GPU resources changed in this PR ({changed})"
         total = len(rows)
@@ -273,7 +261,7 @@ def _resources_section(
             if isinstance(count, int) and count > 1:
                 gpus += f" ×{count}"
             body.append(
-                f"| {code_span(r.get('address'))} | {escape_text(gpus)} | {format_usd(r.get('monthly_cost_usd'))} |"
+                f"| {code_span(r.get('address'))} | {escape_text(gpus)} | {usd_compact(r.get('monthly_cost_usd'))} |"
             )
         title = f"GPU resources ({len(rows)})"
         total = len(rows)

@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
-
-
-def money(v: Any, signed: bool = False) -> str:
-    if not isinstance(v, (int, float)):
-        return "not priced"
-    text = f"${abs(v):,.2f}"
-    if signed:
-        return ("+" if v > 0 else "-" if v < 0 else "±") + text
-    return text if v >= 0 else "-" + text
+from typing import Sequence
 
 
 def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]],

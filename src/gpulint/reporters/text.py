@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpulint.reporters.tables import money
+from gpulint.units import usd as money
 
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m", "dim": "\033[2m",
             "bold": "\033[1m", "reset": "\033[0m"}

@@ -1,0 +1,46 @@
+"""Money and hourly rates as gpulint prints them: one formatter per rounding, used everywhere.
+
+- `usd`: cents, for tables (`$1,234.56`, `-$5.00`, `+$5.00` when signed, `not priced`);
+- `usd_whole`: whole dollars, for finding messages (`$1,235`);
+- `usd_compact`: whole dollars from $100, cents below, with a typographic minus, for the
+  pull-request comment (`$1,234`, `$12.35`, `−$500`, `n/a`);
+- `usd_rate`: an hourly rate with every digit the catalog has, so a product can be re-done by hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def usd(v: Any, signed: bool = False) -> str:
+    if not isinstance(v, (int, float)):
+        return "not priced"
+    text = f"${abs(v):,.2f}"
+    if signed:
+        return ("+" if v > 0 else "-" if v < 0 else "±") + text
+    return text if v >= 0 else "-" + text
+
+
+def usd_whole(v: float) -> str:
+    return f"${v:,.0f}"
+
+
+def usd_compact(amount: float | None, *, signed: bool = False) -> str:
+    if amount is None:
+        return "n/a"
+    sign = ""
+    if signed:
+        sign = "+" if amount > 0 else ("−" if amount < 0 else "±")
+    elif amount < 0:
+        sign = "−"
+    value = abs(float(amount))
+    body = f"{value:,.0f}" if value >= 100 else f"{value:,.2f}"
+    return f"{sign}${body}"
+
+
+def usd_rate(v: float) -> str:
+    return "$" + f"{v:,.6f}".rstrip("0").rstrip(".")
