@@ -14,7 +14,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from gpulint.github.summary import SUMMARY_LIMIT_BYTES, write_job_summary
-from gpulint.reporters import junit, markdown, sarif
+from gpulint.reporters import junit, markdown, md_escape, sarif
 from gpulint.units import usd_compact
 from gpulint.reporters import github_annotations as annotations
 
@@ -189,14 +189,14 @@ def test_markdown_no_mentions_autolinks_or_issue_refs(report):
 
 
 def test_escape_text_single_line_and_pipes():
-    out = markdown.escape_text("a|b\nc\r\nd`e`")
+    out = md_escape.escape_text("a|b\nc\r\nd`e`")
     assert "\n" not in out and "\r" not in out
     assert "\\|" in out and "|" not in out.replace("\\|", "")
     assert "\\`" in out
 
 
 def test_code_span_handles_backticks_and_pipes():
-    html = md().render("| x |\n|---|\n| " + markdown.code_span("a``b|c") + " |\n")
+    html = md().render("| x |\n|---|\n| " + md_escape.code_span("a``b|c") + " |\n")
     assert "<code>a``b|c</code>" in html
 
 
@@ -383,9 +383,9 @@ _TRICKY = st.sampled_from(list("<>&|`*_[]()!#@:/\\~=\"'\n\r\t -.") + ["://", "ww
 def test_escaped_text_is_one_literal_table_cell(value):
     from html import unescape
 
-    source = "| h | x |\n|---|---|\n| " + markdown.escape_text(value) + " | end |\n"
+    source = "| h | x |\n|---|---|\n| " + md_escape.escape_text(value) + " | end |\n"
     html = md().render(source)
     cells = re.findall(r"<td>(.*?)</td>", html, flags=re.S)
     assert len(cells) == 2 and cells[1] == "end"
     assert "<" not in cells[0]  # no tags: no HTML, links, code or emphasis came from the text
-    assert unescape(cells[0]).replace(ZWJ, "") == markdown._clean(value).replace(ZWJ, "")
+    assert unescape(cells[0]).replace(ZWJ, "") == md_escape.clean(value).replace(ZWJ, "")

@@ -3,18 +3,17 @@
 The output is GitHub-flavoured Markdown meant to be read in a PR conversation, including on
 a phone: few columns, the money first, the long lists folded into ``<details>``.
 
-Every string that comes from scanned files (addresses, paths, messages, reasons) is treated
-as hostile.  :func:`escape_text` turns it into inert text: no raw HTML, no links or
-autolinks, no @mentions or issue references, nothing that can break out of a table cell.
+Every string that comes from scanned files is treated as hostile and goes through md_escape.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any, Iterable
 from urllib.parse import quote
 
+from gpulint.model import Severity
+from gpulint.reporters.md_escape import clean, code_span, escape_text
 from gpulint.units import usd_compact
 
 COMMENT_MARKER = "<!-- gpulint:comment -->"
@@ -22,83 +21,11 @@ HEAD_MARKER_PREFIX = "<!-- gpulint:head="
 HEAD_MARKER_RE = re.compile(r"<!-- gpulint:head=([0-9a-f]{7,64}) -->")
 GITHUB_COMMENT_LIMIT = 65536
 
-_ZWJ = "\u200d"
 _SHA_RE = re.compile(r"^[0-9a-fA-F]{7,64}$")
 _REPO_URL_RE = re.compile(r"^https?://[A-Za-z0-9._~:/%+-]+$")
-# Bidirectional overrides/isolates can make text read differently from what it is.
-_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F)}
-_SEVERITIES = ("error", "warning", "info")
+_SEVERITIES = tuple(s.value for s in Severity.by_rank())
 _SEVERITY_ICON = {"error": "🔴", "warning": "🟠", "info": "🔵"}
 _SEVERITY_LABEL = {"error": "error", "warning": "warning", "info": "info"}
-
-
-# --------------------------------------------------------------------------- escaping
-
-
-def _clean(value: Any) -> str:
-    """Stringify, fold line breaks to spaces and drop control/bidi characters."""
-    text = "" if value is None else str(value)
-    out = []
-    for ch in text:
-        if ch in "\r\n\t\v\f\u2028\u2029\x85":
-            out.append(" ")
-        elif ch in _BIDI or unicodedata.category(ch) == "Cc":
-            continue
-        else:
-            out.append(ch)
-    return re.sub(r" {2,}", " ", "".join(out)).strip()
-
-
-def escape_text(value: Any) -> str:
-    """Make ``value`` render as literal, single-line, inert Markdown text.
-
-    * every ASCII punctuation character is backslash-escaped (CommonMark allows this for all
-      of them), which disables emphasis, code spans, links, raw HTML, entities and, inside a
-      table, cell separators (GFM treats ``\\|`` as a literal pipe);
-    * ``@`` gets a zero-width joiner after it so GitHub does not notify anyone and e-mail
-      autolinks cannot form;
-    * ``://``, ``www.`` and ``#<digits>`` get a zero-width joiner so GFM's extended
-      autolinks and GitHub's issue references cannot form.
-    """
-    text = _clean(value)
-    out = []
-    for ch in text:
-        if ch.isascii() and not ch.isalnum() and ch != " " and ch.isprintable():
-            out.append("\\" + ch)
-            if ch == "@":
-                out.append(_ZWJ)
-        else:
-            out.append(ch)
-    escaped = "".join(out)
-    escaped = escaped.replace("\\:\\/\\/", "\\:" + _ZWJ + "\\/\\/")
-    escaped = re.sub(r"(?i)\b(www)\\\.", lambda m: m.group(1) + _ZWJ + "\\.", escaped)
-    escaped = re.sub(r"\\#(?=[0-9])", "\\#" + _ZWJ, escaped)
-    return escaped
-
-
-def _defang(text: str) -> str:
-    """Zero-width joiners that stop mentions, autolinks and issue references forming.
-
-    GitHub does not process these inside code, but other renderers (mail, mobile clients)
-    may, and the joiner is invisible."""
-    text = text.replace("@", "@" + _ZWJ).replace("://", ":" + _ZWJ + "//")
-    text = re.sub(r"(?i)\b(www)\.", lambda m: m.group(1) + _ZWJ + ".", text)
-    return re.sub(r"#(?=[0-9])", "#" + _ZWJ, text)
-
-
-def code_span(value: Any) -> str:
-    """Render ``value`` as an inline code span safe inside a table cell.
-
-    Code spans never produce HTML, links or mentions.  The fence is longer than any run of
-    backticks inside; pipes are escaped because GFM splits table cells before it parses code.
-    """
-    text = _defang(_clean(value)).replace("|", "\\|")
-    if not text:
-        return ""
-    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") or text.startswith(" ") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 # --------------------------------------------------------------------------- formatting
@@ -112,7 +39,7 @@ def _is_safe_repo_path(path: str) -> bool:
 
 
 def _location(item: dict[str, Any], repo_url: str | None, head_sha: str | None) -> str:
-    path = _clean(item.get("path"))
+    path = clean(item.get("path"))
     line = item.get("line")
     line_no = line if isinstance(line, int) and not isinstance(line, bool) and line >= 1 else None
     label = path + (f":{line_no}" if line_no else "")
@@ -256,7 +183,7 @@ def _resources_section(
             gpus = ""
             if r.get("gpu_count") is not None:
                 gpus = f"{r.get('gpu_count')}× "
-            gpus += _clean(r.get("gpu_model") or "?")
+            gpus += clean(r.get("gpu_model") or "?")
             count = r.get("count")
             if isinstance(count, int) and count > 1:
                 gpus += f" ×{count}"
@@ -276,7 +203,7 @@ def _resources_section(
 def _bullets(items: list[dict[str, Any]], text_key: str, limit: int) -> list[str]:
     body = []
     for item in items[:limit]:
-        where = _clean(item.get("path"))
+        where = clean(item.get("path"))
         if where and item.get("line"):
             where += f":{item.get('line')}"
         label = " ".join(
