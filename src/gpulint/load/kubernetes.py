@@ -2,17 +2,34 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
 try:  # libyaml is several times faster; fall back to the pure-Python loader without it.
-    from yaml import CSafeLoader as _Loader
+    from yaml import CSafeLoader as _BaseLoader
 except ImportError:  # pragma: no cover - depends on the PyYAML build
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
 from gpulint.model import Diagnostic
+
+
+class _Loader(_BaseLoader):  # type: ignore[valid-type,misc]
+    """The safe loader, reading application tags (CloudFormation's `!Ref`, `!Sub`…) as plain
+    values: such files are not manifests and must not fail the scan as YAML errors."""
+
+
+def _untagged(loader: Any, suffix: str, node: Any) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_mapping(node)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node)
+    return loader.construct_scalar(node)
+
+
+_Loader.add_multi_constructor("!", _untagged)
 
 # Bounds on one YAML document, checked on the node graph before Python objects are built.
 # Anchors are shared by reference, but anything that walks the document (facts, reports) sees
@@ -159,6 +176,29 @@ def _items_nodes(node: Any) -> list[Any]:
         if getattr(key, "value", None) == "items" and isinstance(value, yaml.SequenceNode):
             return list(value.value)
     return []
+
+
+_DOC_START = re.compile(r"^---(?=[ \t]|$)", re.MULTILINE)
+
+
+def without_templated_documents(text: str,
+                                templated_line: Callable[[str], int | None]) -> tuple[str, list[int]]:
+    """The text with every document that holds a Go template action blanked (line numbers kept),
+    and the first template line of each: a chart file may mix plain and templated documents."""
+    starts = [0] + [m.start() for m in _DOC_START.finditer(text) if m.start() > 0]
+    parts = [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])]
+    out: list[str] = []
+    lines: list[int] = []
+    offset = 0
+    for part in parts:
+        line = templated_line(part)
+        if line is None:
+            out.append(part)
+        else:
+            lines.append(offset + line)
+            out.append("\n" * part.count("\n"))
+        offset += part.count("\n")
+    return "".join(out), lines
 
 
 def looks_like_kubernetes(text: str) -> bool:

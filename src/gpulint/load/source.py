@@ -152,18 +152,29 @@ def templated_line(text: str) -> int | None:
 
 
 def _parse_yaml(text: str) -> Parsed:
-    from gpulint.load.kubernetes import load_documents, looks_like_kubernetes
+    from gpulint.load.kubernetes import (
+        load_documents,
+        looks_like_kubernetes,
+        without_templated_documents,
+    )
 
     if not looks_like_kubernetes(text):
         return Parsed("kubernetes")
-    line = templated_line(text)
-    if line is not None:
-        return Parsed("kubernetes", diags=[(line, "skipped a template: Helm/Go template syntax "
-                                                  "({{ }}); render it first (helm template) or "
-                                                  "scan its chart directory", "warning")])
+    skipped: list[tuple[int | None, str, str]] = []
+    if templated_line(text) is not None:
+        # Skip the templated documents only: the plain ones of the same file are manifests.
+        text, lines = without_templated_documents(text, templated_line)
+        if not looks_like_kubernetes(text):
+            return Parsed("kubernetes", diags=[(lines[0], "skipped a template: Helm/Go template "
+                                                          "syntax ({{ }}); render it first (helm "
+                                                          "template) or scan its chart directory",
+                                                "warning")])
+        skipped = [(line, "skipped a template: this document uses Helm/Go template syntax "
+                          "({{ }}); the file's other documents are scanned", "warning")
+                   for line in lines]
     objects, diags = load_documents("", text)
     return Parsed("kubernetes", docs=[(o.line, o.doc) for o in objects],
-                  diags=[(d.line, d.message, d.severity) for d in diags])
+                  diags=skipped + [(d.line, d.message, d.severity) for d in diags])
 
 
 def diagnostics(path: str, parsed: Parsed) -> list[Diagnostic]:

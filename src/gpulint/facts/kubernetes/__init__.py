@@ -103,7 +103,9 @@ def _group_resource(obj: K8sObject, group: PodGroup, config_maps: ConfigMaps | N
     doc = obj.doc
     kind = str(doc["kind"])
     meta = as_dict(doc.get("metadata"))
-    name, ns = scalar(meta.get("name")) or "?", scalar(meta.get("namespace"))
+    # `generateName` objects (Jobs created with kubectl create) are named by their prefix.
+    name = scalar(meta.get("name")) or scalar(meta.get("generateName")) or "?"
+    ns = scalar(meta.get("namespace"))
     address = f"{kind}/{ns}/{name}" if ns else f"{kind}/{name}"
     if group.suffix:
         address += f"/{group.suffix}"
@@ -152,7 +154,32 @@ def build_each(objects: Iterable[K8sObject]) -> list[tuple[K8sObject, list[Resou
     for obj in objects:
         if obj.doc.get("kind") == "ConfigMap":
             config_maps.add(obj.doc)
-    return [(obj, build(obj, config_maps)) for obj in objects]
+    built = [(obj, build(obj, config_maps)) for obj in objects]
+    inherit_namespace_labels([res for _, out in built for res in out], objects)
+    return built
+
+
+def inherit_namespace_labels(resources: list[Resource], objects: list[K8sObject]) -> None:
+    """A workload's namespace labels count as its cost labels (Kueue and HyperPod task
+    governance attribute jobs to teams by namespace); its own labels win. `tags.inherited`
+    says where each inherited label comes from."""
+    namespaces: dict[str, tuple[dict[str, Any], str]] = {}
+    for obj in objects:
+        meta = as_dict(obj.doc.get("metadata"))
+        name = scalar(meta.get("name"))
+        if obj.doc.get("kind") == "Namespace" and obj.doc.get("apiVersion") == "v1" and name:
+            labels = {str(k): v for k, v in as_dict(meta.get("labels")).items()
+                      if "kubernetes.io/" not in str(k)}  # set by Kubernetes, not by the team
+            namespaces[name] = (labels, f"Namespace {name} ({obj.path}:{obj.line})")
+    for res in resources:
+        ns = res.facts.get("k8s.namespace")
+        if ns not in namespaces or not isinstance(res.facts.get("tags"), dict):
+            continue
+        labels, where = namespaces[ns]
+        added = {k: v for k, v in labels.items() if k not in res.facts["tags"]}
+        res.facts["tags"] = {**res.facts["tags"], **added}
+        if added:
+            res.facts["tags.inherited"] = {k: where for k in added}
 
 
 def build_all(objects: Iterable[K8sObject]) -> list[Resource]:

@@ -48,9 +48,15 @@ def _quantity(value: Any) -> int | Unknown:
 
 def _amount(container: dict[str, Any], key: str) -> int | Unknown | None:
     """limits, else requests (extended resources may set either; both must agree)."""
-    res = container.get("resources") if isinstance(container.get("resources"), dict) else {}
-    lim = (res.get("limits") or {}).get(key) if isinstance(res.get("limits"), dict) else None
-    req = (res.get("requests") or {}).get(key) if isinstance(res.get("requests"), dict) else None
+    res = container.get("resources")
+    res = res if isinstance(res, dict) else {}
+    lims: dict[str, Any] = res["limits"] if isinstance(res.get("limits"), dict) else {}
+    reqs: dict[str, Any] = res["requests"] if isinstance(res.get("requests"), dict) else {}
+    for section, values in (("limits", lims), ("requests", reqs)):
+        if key in values and values[key] in (None, ""):
+            # `nvidia.com/gpu:` with no value: often a chart value left unset.
+            return Unknown(f"{key} in {section} has no value")
+    lim, req = lims.get(key), reqs.get(key)
     if lim is not None and req is not None and str(lim) != str(req):
         return Unknown(f"{key} request {req!r} differs from limit {lim!r}; the API server rejects that")
     value = lim if lim is not None else req

@@ -12,7 +12,7 @@ from typing import Any, Iterable
 
 from gpulint.facts.kubernetes.accelerators import Accelerators
 from gpulint.facts.kubernetes.kinds import dig, scalar
-from gpulint.facts.kubernetes.nodepool import capacity_of, one_model
+from gpulint.facts.kubernetes.nodepool import capacity_of, one_model, set_one_model
 from gpulint.facts.kubernetes.nodes import (
     NodeSelection,
     NodeTarget,
@@ -171,8 +171,6 @@ def _from_karpenter_pool(res: Resource, sel: NodeSelection, target: NodeTarget) 
     if isinstance(res.facts.get("gpu.model"), Unknown):
         model = one_model(merged.choices)
         if model:
-            res.unknowns = [u for u in res.unknowns if u[0] != "gpu.model"]
-            set_hardware(res, NodeSelection({"nvidia.com/gpu.product": model}), acc
-                         if isinstance(acc, Accelerators) else Accelerators(count=1))
+            set_one_model(res, model, acc if isinstance(acc, Accelerators) else Accelerators(count=1))
     if not str(res.facts.get("capacity.source", "")).startswith("node "):
         res.facts["capacity"], res.facts["capacity.source"] = capacity_of(target)

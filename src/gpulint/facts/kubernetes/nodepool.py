@@ -11,7 +11,14 @@ from typing import Any
 
 from gpulint.pricing import catalog
 from gpulint.facts.common import shutdown_from_tags
-from gpulint.facts.kubernetes.accelerators import WHOLE_GPU_KEYS, Accelerators
+from gpulint.facts.kubernetes.accelerators import (
+    CORES_PER_NEURON_DEVICE,
+    NEURON_CORE_KEY,
+    NEURON_DEVICE_KEYS,
+    WHOLE_GPU_KEYS,
+    Accelerators,
+)
+from gpulint.facts.kubernetes.pool_kind import launches_accelerators
 from gpulint.facts.kubernetes.kinds import as_dict, as_list, dig
 from gpulint.facts.kubernetes.nodes import (
     INSTANCE_TYPE_KEYS,
@@ -26,10 +33,11 @@ from gpulint.facts.kubernetes.nodes import (
 from gpulint.model import Resource, Unknown
 
 # Labels Karpenter sets on each node from the instance it picks; a pod may ask for any of them.
-KARPENTER_OPEN = ("karpenter.k8s.aws/", "karpenter.sh/", "node.kubernetes.io/instance-type",
+KARPENTER_OPEN = ("karpenter.k8s.aws/", "karpenter.sh/", "eks.amazonaws.com/",
+                  "node.kubernetes.io/instance-type",
                   "topology.kubernetes.io/", "kubernetes.io/arch", "kubernetes.io/os")
-_GPU_REQUIREMENTS = (KARPENTER_GPU_NAME, KARPENTER_FAMILY, "karpenter.k8s.aws/instance-gpu-count",
-                     *INSTANCE_TYPE_KEYS)
+NEURON_LIMIT_KEYS = (*NEURON_DEVICE_KEYS, NEURON_CORE_KEY)
+_AUTO_MODE = "eks.amazonaws.com/instance-"
 
 
 def node_target(doc: dict[str, Any], address: str) -> NodeTarget:
@@ -48,9 +56,19 @@ def node_target(doc: dict[str, Any], address: str) -> NodeTarget:
     return NodeTarget(address, labels, choices, taints, KARPENTER_OPEN)
 
 
+def aws_aliases(values: dict[str, Any]) -> dict[str, Any]:
+    """EKS Auto Mode's `eks.amazonaws.com/instance-*` labels read as Karpenter's own."""
+    out = dict(values)
+    for key, value in values.items():
+        if key.startswith(_AUTO_MODE):
+            out.setdefault("karpenter.k8s.aws/" + key[len(_AUTO_MODE):], value)
+    return out
+
+
 def one_model(choices: dict[str, list[str]]) -> str | None:
     """The GPU model when every GPU name, instance type or family the pool allows (whichever it
     restricts first) has the same GPU."""
+    choices = aws_aliases(choices)
     for key, to_models in (
             (KARPENTER_GPU_NAME, lambda v: {gpu_from_product(v)}),
             (INSTANCE_TYPE_KEYS[0], lambda v: {s.gpu_model if s else None
@@ -63,6 +81,18 @@ def one_model(choices: dict[str, list[str]]) -> str | None:
     return None
 
 
+def set_one_model(res: Resource, model: str, acc: Accelerators) -> None:
+    """The GPU (or Neuron device) every type the pool allows has, in place of an unknown one."""
+    res.unknowns = [u for u in res.unknowns if u[0] != "gpu.model"]
+    if gpu_from_product(model) == model:
+        set_hardware(res, NodeSelection({"nvidia.com/gpu.product": model}), acc)
+        return
+    res.facts["gpu.model"] = model  # Inferentia2, Trainium…: not a GPU product name
+    res.facts["gpu.memory_gib"] = next((s.gpu_memory_gib for s in catalog.instances("aws")
+                                        if s.gpu_model == model), None)
+    res.facts["provider.cloud"] = "aws"
+
+
 def capacity_of(target: NodeTarget) -> tuple[str, str]:
     """Karpenter launches on-demand unless spot is allowed, and prefers spot when it is."""
     allowed = [target.labels[KARPENTER_CAPACITY]] if KARPENTER_CAPACITY in target.labels \
@@ -73,36 +103,52 @@ def capacity_of(target: NodeTarget) -> tuple[str, str]:
     return "on-demand", f"NodePool {target.address} {KARPENTER_CAPACITY} {allowed}"
 
 
+def _limit(value: Any, key: str) -> Any:
+    """A limit as devices (NeuronCores are half a device); Unknown when not a whole number."""
+    try:
+        n = int(str(value))
+    except ValueError:
+        return Unknown(f"{key} limit {value!r} is not a whole number")
+    return -(-n // CORES_PER_NEURON_DEVICE) if key == NEURON_CORE_KEY else n
+
+
 def build_nodepool(obj: Any) -> Resource | None:
     doc = obj.doc
     name = str(dig(doc, "metadata", "name"))
     address = f"NodePool/{name}"
     target = node_target(doc, address)
     limits = as_dict(dig(doc, "spec", "limits"))
-    limit_key = next((k for k in WHOLE_GPU_KEYS if k in limits), None)
-    gpu_pool = limit_key is not None or any(k in target.labels or k in target.choices
-                                            for k in _GPU_REQUIREMENTS)
-    if not gpu_pool:
+    gpu_key = next((k for k in WHOLE_GPU_KEYS if k in limits), None)
+    neuron_key = next((k for k in NEURON_LIMIT_KEYS if k in limits), None)
+    kind = launches_accelerators(dig(doc, "spec", "template", "spec", "requirements"),
+                                 {k for k, key in (("gpu", gpu_key), ("neuron", neuron_key)) if key})
+    if kind is None:
         return None
+    limit_key = gpu_key if kind == "gpu" else neuron_key
     res = Resource(address, "NodePool", obj.path, obj.line, "kubernetes")
     res.facts.update({"provider": "kubernetes", "k8s.kind": "NodePool", "k8s.name": name,
-                      "k8s.node_target": target, "accelerator.kind": "gpu"})
+                      "k8s.node_target": target, "accelerator.kind": kind})
     labels = as_dict(dig(doc, "metadata", "labels"))
     res.facts["tags"] = {str(k): v for k, v in {**target.labels, **labels}.items()}
+    what = "GPU" if kind == "gpu" else "Neuron"
     if limit_key is None:
-        res.set_fact("gpu.count", Unknown("the NodePool sets no GPU limit: it can add GPU nodes "
-                                          "without bound"))
+        res.set_fact("gpu.count", Unknown(f"the NodePool sets no {what} limit: it can add {what} "
+                                          "nodes without bound"))
     else:
-        try:
-            res.facts["gpu.count"] = int(str(limits[limit_key]))
-        except ValueError:
-            res.set_fact("gpu.count", Unknown(f"GPU limit {limits[limit_key]!r} is not a number"))
+        res.set_fact("gpu.count", _limit(limits[limit_key], limit_key))
     res.facts["nodepool.gpu_limit"] = res.facts["gpu.count"]
-    set_hardware(res, NodeSelection(labels=dict(target.labels)), Accelerators(count=1))
+    set_hardware(res, NodeSelection(aws_aliases(target.labels)), Accelerators(count=1, kind=kind))
     model = one_model(target.choices) if isinstance(res.facts.get("gpu.model"), Unknown) else None
     if model:  # several instance types (or GPU names) allowed, all with the same GPU
-        res.unknowns = [u for u in res.unknowns if u[0] != "gpu.model"]
-        set_hardware(res, NodeSelection({"nvidia.com/gpu.product": model}), Accelerators(count=1))
+        set_one_model(res, model, Accelerators(count=1, kind=kind))
+    elif isinstance(res.facts.get("gpu.model"), Unknown):
+        wanted = {**{k: [v] for k, v in target.labels.items()}, **target.choices}
+        allowed = "; ".join(f"{k} In {v}" for k, v in wanted.items()
+                            if "/instance-" in k or k in INSTANCE_TYPE_KEYS)
+        if allowed:
+            res.unknowns = [u for u in res.unknowns if u[0] != "gpu.model"]
+            res.set_fact("gpu.model", Unknown(f"the NodePool allows instances with different "
+                                              f"accelerators ({allowed})"))
     res.facts["capacity"], res.facts["capacity.source"] = capacity_of(target)
     policy = dig(doc, "spec", "disruption", "consolidationPolicy") or "WhenEmptyOrUnderutilized"
     after = dig(doc, "spec", "disruption", "consolidateAfter")
