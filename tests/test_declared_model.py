@@ -17,7 +17,7 @@ def test_vllm_serve_positional_with_every_sizing_flag() -> None:
              "--gpu-memory-utilization", "0.85")
     assert d is not None
     assert (d.id, d.precision, d.tensor_parallel, d.context, d.gpu_memory_utilization, d.server) \
-        == ("meta-llama/Llama-3.1-8B-Instruct", "bfloat16", 2, 16384, 0.85, "vllm")
+        == ("meta-llama/Llama-3.1-8B-Instruct", "bf16", 2, 16384, 0.85, "vllm")
     assert d.source == "container c args"
 
 
@@ -39,7 +39,7 @@ def test_tgi_flags() -> None:
              "--quantize", "bitsandbytes-nf4", "--num-shard", "2", "--max-total-tokens", "4096")
     assert d is not None
     assert (d.id, d.precision, d.tensor_parallel, d.context, d.server) == (
-        "mistralai/Mistral-7B-Instruct-v0.3", "bitsandbytes-nf4", 2, 4096, "text-generation-launcher")
+        "mistralai/Mistral-7B-Instruct-v0.3", "nf4", 2, 4096, "text-generation-launcher")
 
 
 def test_llama_cpp_server_dash_m_and_context() -> None:

@@ -7,6 +7,8 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from gpulint.sizing.engine_precision import engine_precision, kv_cache_bytes
+
 MODEL_TAG_KEYS = ("gpulint.dev/model", "gpulint/model", "model", "model-id", "model_id",
                   "ml-model", "llm-model")
 PRECISION_TAG_KEYS = ("gpulint.dev/precision", "precision", "model-precision", "dtype")
@@ -60,6 +62,7 @@ class ModelDecl:
     gpu_memory_utilization: float | None = None
     purpose: str | None = None
     server: str | None = None  # serving engine seen in the command or the image
+    kv_cache_bytes: int | None = None  # --kv-cache-dtype: 1 for fp8, None for the model dtype
     pipeline_parallel: int | None = None
     data_parallel: int | None = None
     parallel_unknown: str | None = None  # why a declared parallelism could not be read
@@ -206,7 +209,10 @@ def from_command(command: list[str], env: dict[str, str], what: str,
         return None
     precision = next((flags[f] for f in _PRECISION_FLAGS if flags.get(f)), None)
     if precision in {"auto", None}:
-        precision = env.get("DTYPE") or env.get("QUANTIZE") or None
+        # TGI reads its flags from the environment too; QUANTIZE decides the weights over DTYPE.
+        precision = env.get("QUANTIZE") or env.get("DTYPE") or None
+    precision = engine_precision(server, precision)
+    kv_dtype = flags.get("--kv-cache-dtype")
     util = next((flags[f] for f in _UTIL_FLAGS if flags.get(f)), None)
     try:
         util_f = float(util) if util else None
@@ -221,4 +227,5 @@ def from_command(command: list[str], env: dict[str, str], what: str,
         gpu_memory_utilization=util_f, server=server,
         pipeline_parallel=_int(next((flags[f] for f in _PP_FLAGS if flags.get(f)), None)),
         data_parallel=_int(next((flags[f] for f in _DP_FLAGS if flags.get(f)), None)),
+        kv_cache_bytes=kv_cache_bytes(kv_dtype),
     )

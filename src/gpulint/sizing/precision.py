@@ -19,6 +19,9 @@ NF4_BITS = 4.127
 # MXFP4 (OCP Microscaling spec): blocks of 32 fp4 values sharing one 8-bit
 # scale -> 4 + 8/32 bits. gpt-oss ships its expert weights in this format.
 MXFP4_BITS = 4 + 8 / 32
+# NVFP4 (NVIDIA's Blackwell format, ModelOpt's FP4): blocks of 16 fp4 values sharing one fp8
+# E4M3 scale -> 4 + 8/16 bits (the one fp32 scale per tensor is negligible).
+NVFP4_BITS = 4 + 8 / 16
 
 # GGUF bits per weight. The k-quant mixes are the measured figures that
 # llama.cpp publishes for Llama 2 7B in tools/quantize/README.md (they
@@ -34,7 +37,7 @@ GGUF_BITS = {
 _FIXED_BITS = {
     "fp32": 32.0, "fp16": 16.0, "bf16": 16.0, "fp8": 8.0, "int8": 8.0,
     "int4": INT4_BITS, "awq": INT4_BITS, "gptq": INT4_BITS, "nf4": NF4_BITS,
-    "mxfp4": MXFP4_BITS,
+    "mxfp4": MXFP4_BITS, "nvfp4": NVFP4_BITS,
 }
 
 _ALIASES = {
