@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
-import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,10 +12,12 @@ from pathlib import Path
 import pytest
 
 from gpulint.pricing import catalog
+from gpulint.pricing.catalog_build import from_directory, render
 
 REPO = Path(__file__).resolve().parent.parent
 CATALOG_FILE = REPO / "src" / "gpulint" / "data" / "gpu_catalog.json"
 RAW_DIR = REPO.parent / "shared" / "data" / "pricing"
+TABLES = REPO / "tests" / "data" / "catalog_tables"
 needs_raw = pytest.mark.skipif(not (RAW_DIR / "aws.csv").exists(),
                                reason=f"raw pricing snapshots not found in {RAW_DIR}")
 
@@ -275,47 +276,58 @@ def test_bad_catalog_file_is_rejected(tmp_path: Path) -> None:
     assert catalog.metadata()["snapshot_date"] == "2026-05-20"
 
 
-# --------------------------------------------------------------------------- against raw data
+# --------------------------------------------------------------------------- against the tables
 
 
-def _build_module():
+def test_bundled_catalog_is_rebuilt_from_the_checked_in_tables(tmp_path: Path) -> None:
+    """The same code that `catalog update` runs rebuilds the shipped file byte for byte."""
+    assert render(from_directory(str(TABLES))) == CATALOG_FILE.read_bytes()
+
+
+def test_build_script_writes_the_same_bytes(tmp_path: Path) -> None:
+    out = tmp_path / "gpu_catalog.json"
     script = REPO / "scripts" / "build_catalog.py"
     spec = importlib.util.spec_from_file_location("build_catalog", script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module
-
-
-@needs_raw
-def test_build_script_is_deterministic(tmp_path: Path) -> None:
-    out = tmp_path / "gpu_catalog.json"
-    assert _build_module().main(["--data-dir", str(RAW_DIR), "--out", str(out)]) == 0
+    assert module.main(["--tables", str(TABLES), "--out", str(out)]) == 0
     assert out.read_bytes() == CATALOG_FILE.read_bytes()
+    assert module.main(["--tables", str(tmp_path / "missing"), "--out", str(out)]) == 1
 
 
-@needs_raw
-def test_gcp_bundled_prices_match_source_totals() -> None:
-    with open(RAW_DIR / "gcp.csv", newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+def _table(name: str) -> list[dict[str, str]]:
+    with open(TABLES / name, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_gcp_bundled_prices_match_the_table() -> None:
+    rows = [r for r in _table("gcp/vms.csv") if r["AcceleratorName"]]
+    assert len(rows) > 300
     for row in rows:
-        got = catalog.price("gcp", row["instance_type"], row["region"])
-        assert got is not None and got.ondemand is not None
-        parts = (float(row["vm_part_ondemand_usd_hr"])
-                 + float(row["accelerator_part_ondemand_usd_hr"]))
-        assert got.ondemand == float(row["price_ondemand_usd_hr"])
-        assert math.isclose(got.ondemand, parts, abs_tol=1e-4), row["instance_type"]
+        got = catalog.price("gcp", row["InstanceType"], row["Region"])
+        assert got is not None and got.ondemand == float(row["Price"]), row["InstanceType"]
 
 
-@needs_raw
-def test_aws_prices_match_source() -> None:
-    with open(RAW_DIR / "aws.csv", newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+def test_aws_prices_match_the_table() -> None:
     checked = 0
-    for row in rows:
-        got = catalog.price("aws", row["instance_type"], row["region"])
-        if got is None or not row["price_ondemand_usd_hr"]:
+    for row in _table("aws/vms.csv"):
+        got = catalog.price("aws", row["InstanceType"], row["Region"])
+        if got is None or not row["Price"]:
             continue
-        assert got.ondemand == float(row["price_ondemand_usd_hr"])
+        assert got.ondemand == float(row["Price"])
         checked += 1
     assert checked > 900
+
+
+@needs_raw
+def test_tables_carry_the_raw_snapshot_over(tmp_path: Path) -> None:
+    """The checked-in tables are the raw snapshots rewritten, cell for cell."""
+    script = REPO / "scripts" / "snapshot_to_tables.py"
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, str(script), "--data-dir", str(RAW_DIR), "--out",
+                    str(tmp_path)], check=True, capture_output=True)
+    for name in ("aws/vms.csv", "gcp/vms.csv", "gcp/accelerators.csv", "azure/vms.csv"):
+        assert (tmp_path / name).read_bytes() == (TABLES / name).read_bytes(), name
