@@ -99,6 +99,8 @@ def _model(res: Resource, decl: ModelDecl, opts: SizingOptions) -> sizing.Estima
     if decl.tensor_parallel:
         f["model.tensor_parallel"] = decl.tensor_parallel
     mem, count = f.get("gpu.memory_gib"), f.get("gpu.count")
+    if "group.gpu_count" in f:  # a model served across the hosts of a multi-host group
+        count = f["group.gpu_count"]
     for name, value in (("GPU memory", mem), ("GPU count", count)):
         if not is_number(value):
             gpu = f.get("gpu.model")
@@ -115,7 +117,13 @@ def _model(res: Resource, decl: ModelDecl, opts: SizingOptions) -> sizing.Estima
     if usable < count:
         f["text.provided"] += (f", of which tensor parallelism {usable:g} uses "
                                f"{mem * usable:.1f} GiB")
-    if not f["model.fits"]:
+    if "group.gpu_count" in f:
+        f["text.provided"] += f" across a {f['group.source']}"
+        # Resizing a multi-host group is not one instance swap: no alternative is proposed.
+        f["sizing.alternative"] = None
+        f["sizing.saving_fraction"] = 0.0
+        f["text.alternative_detail"] = "not proposed for a multi-host group"
+    elif not f["model.fits"]:
         _alternative(res, minimum, opts)  # the cheapest instance it starts on
     elif not sizing.fits(est, mem, usable, opts.headroom):
         # Starts, but typical load needs more: not oversized, whatever else is cheaper.

@@ -49,7 +49,8 @@ def apply(res: Resource, decl: ModelDecl, opts: SizingOptions) -> None:
         return  # trainers use every GPU through data parallelism
     if f.get("accelerator.kind", "gpu") != "gpu":
         return  # TPU and Neuron devices are split by their own compilers, not by TP flags
-    count = f.get("gpu.count")
+    # A multi-host group's parallelism spans all its hosts' GPUs.
+    count = f.get("group.gpu_count", f.get("gpu.count"))
     if isinstance(count, Unknown):
         f["sizing.idle_gpus"] = Unknown(f"GPU count unknown: {count.reason}")
         return
@@ -81,6 +82,9 @@ def apply(res: Resource, decl: ModelDecl, opts: SizingOptions) -> None:
     if f.get("model.fits") is False:
         f["text.idle_fix"] = (f"the model does not fit on {_gpus(used)}: raise the tensor "
                               f"parallelism to {int(count)}")
+    elif "group.gpu_count" in f:
+        f["text.idle_fix"] = (f"parallelism uses {_gpus(used)} of the {_gpus(int(count))} of the "
+                              f"{f.get('group.source')}: shrink the group or raise the parallelism")
     elif res.source == "kubernetes":
         _fewer_gpus_per_pod(res, int(count), used)
     else:

@@ -129,8 +129,28 @@ def _group_resource(obj: K8sObject, group: PodGroup, config_maps: ConfigMaps | N
     _workload(res, group, kind, tags, [name] + [str(c.get("name", "")) for c in containers])
     _model(res, tags, containers, ns, config_maps)
     _replicas(res, group)
+    _unit(res, group)
     res.facts["shutdown"] = shutdown_of(res, tags)
     return res
+
+
+def _unit(res: Resource, group: PodGroup) -> None:
+    """Accelerators of the multi-host unit the pod belongs to: a model served or trained across
+    hosts fits in (and idles on) all of them, not in one pod's share."""
+    if not group.unit or isinstance(res.facts.get("gpu.count"), Unknown):
+        return  # the pod's own count already says why it is unknown
+    total, pods = 0, 0
+    for pod, n in group.unit:
+        count = k8s_accelerators.read(pod).count
+        if isinstance(count, Unknown) or isinstance(n, Unknown):
+            why = count if isinstance(count, Unknown) else n
+            res.set_fact("group.gpu_count", Unknown(f"{group.unit_name}: {why.reason}"))
+            return
+        total, pods = total + count * n, pods + n
+    if pods > 1:
+        res.facts["group.hosts"] = pods
+        res.facts["group.gpu_count"] = total
+        res.facts["group.source"] = group.unit_name
 
 
 def build(obj: K8sObject, config_maps: ConfigMaps | None = None) -> list[Resource]:

@@ -67,11 +67,18 @@ class PodGroup:
     workload: str | None = None  # implied by the kind, used when nothing more explicit says
     scale_note: str | None = None  # why minimum is what it is (scale to zero by default…)
     certain: bool = False  # the kind alone settles the workload (a PyTorchJob trains)
+    # The pods of one multi-host unit that serves or trains one model together, as (pod spec,
+    # pods): a LeaderWorkerSet group (leader + size − 1 workers), a Ray worker replica of
+    # numOfHosts pods, a JobSet's jobs, a training job's replica specs. None: the pod is alone.
+    unit: list[tuple[dict[str, Any], Any]] | None = None
+    unit_name: str = ""  # what the unit is, for messages ("LeaderWorkerSet group of 4 pods")
 
     def __post_init__(self) -> None:
         self.pod = clean_pod(self.pod)
         self.labels = as_dict(self.labels)
         self.annotations = as_dict(self.annotations)
+        if self.unit is not None:
+            self.unit = [(clean_pod(pod), n) for pod, n in self.unit]
 
 
 def dig(doc: Any, *path: str) -> Any:
@@ -173,14 +180,27 @@ def _ray_cluster_spec(spec: Any, workload: str | None) -> list[PodGroup]:
         if not isinstance(wg, dict):
             continue
         name = str(wg.get("groupName", "workers"))
-        lo = _count(wg.get("minReplicas"), 0, "minReplicas")
-        hi = _count(wg.get("maxReplicas"), 2147483647, "maxReplicas")
-        replicas = _count(wg.get("replicas"), lo, "replicas")
-        # Without the autoscaler KubeRay keeps `replicas` workers; with it, min..max.
-        kw = dict(desired=replicas, minimum=lo, maximum=hi, scale_note="Ray autoscaler") \
-            if autoscale else dict(desired=replicas)
+        hosts = _count(wg.get("numOfHosts"), 1, "numOfHosts")
+        lo_replicas = _count(wg.get("minReplicas"), 0, "minReplicas")
+        lo = _times(lo_replicas, hosts)
+        hi = _times(_count(wg.get("maxReplicas"), 2147483647, "maxReplicas"), hosts)
+        replicas = _times(_count(wg.get("replicas"), lo_replicas, "replicas"), hosts)
+        # Without the autoscaler KubeRay keeps `replicas` workers; with it, min..max. Each
+        # replica of a multi-host group (a TPU slice) is numOfHosts pods.
+        kw: dict[str, Any] = {"desired": replicas, "minimum": lo, "maximum": hi,
+                              "scale_note": "Ray autoscaler"} if autoscale else {"desired": replicas}
         groups += _template(wg.get("template"), f"workers/{name}", workload=workload, **kw)
+        if groups and hosts != 1 and groups[-1].suffix == f"workers/{name}":
+            groups[-1].unit = [(groups[-1].pod, hosts)]
+            groups[-1].unit_name = f"Ray worker replica of numOfHosts {hosts} pods"
     return groups
+
+
+def _times(n: Any, hosts: Any) -> Any:
+    """Replicas × hosts per replica, Unknown if either is."""
+    if isinstance(n, Unknown) or isinstance(hosts, Unknown):
+        return n if isinstance(n, Unknown) else hosts
+    return n * hosts
 
 
 def _ray(doc: dict[str, Any]) -> list[PodGroup]:
@@ -212,6 +232,7 @@ def _training_operator(doc: dict[str, Any]) -> list[PodGroup]:
                   "maximum": _count(elastic.get("maxReplicas"), replicas, "maxReplicas"),
                   "scale_note": "elasticPolicy"}
         groups += _template(rs.get("template"), role, workload="training", certain=True, **kw)
+    _one_unit(groups, doc["kind"])
     return groups
 
 
@@ -230,8 +251,10 @@ def _trainjob(doc: dict[str, Any]) -> list[PodGroup]:
                 pod[key] = src[key]
     meta = as_dict(doc.get("metadata"))
     nodes = _count(trainer.get("numNodes"), 1, "numNodes")
-    return [PodGroup("trainer", pod, as_dict(meta.get("labels")), as_dict(meta.get("annotations")),
-                     desired=nodes, workload="training", certain=True)]
+    groups = [PodGroup("trainer", pod, as_dict(meta.get("labels")), as_dict(meta.get("annotations")),
+                       desired=nodes, workload="training", certain=True)]
+    _one_unit(groups, "TrainJob")
+    return groups
 
 
 def _leaderworkerset(doc: dict[str, Any]) -> list[PodGroup]:
@@ -241,11 +264,21 @@ def _leaderworkerset(doc: dict[str, Any]) -> list[PodGroup]:
     if isinstance(groups, Unknown) or isinstance(size, Unknown):
         bad = groups if isinstance(groups, Unknown) else size
         return _template(lwt.get("workerTemplate"), "workers", desired=bad)
+    name = f"LeaderWorkerSet group of {size} pods"
     if not isinstance(lwt.get("leaderTemplate"), dict):
         # Leader and workers share one template: size pods per group.
-        return _template(lwt.get("workerTemplate"), None, desired=groups * size)
-    return (_template(lwt.get("leaderTemplate"), "leader", desired=groups)
-            + _template(lwt.get("workerTemplate"), "workers", desired=groups * (size - 1)))
+        out = _template(lwt.get("workerTemplate"), None, desired=groups * size)
+        for g in out:
+            g.unit, g.unit_name = [(g.pod, size)], name
+        return out
+    out = (_template(lwt.get("leaderTemplate"), "leader", desired=groups)
+           + _template(lwt.get("workerTemplate"), "workers", desired=groups * (size - 1)))
+    leader = dig(lwt, "leaderTemplate", "spec")
+    worker = dig(lwt, "workerTemplate", "spec")
+    unit = [(p, n) for p, n in ((leader, 1), (worker, size - 1)) if isinstance(p, dict) and n]
+    for g in out:
+        g.unit, g.unit_name = list(unit), name
+    return out
 
 
 def _jobset(doc: dict[str, Any]) -> list[PodGroup]:
@@ -259,7 +292,17 @@ def _jobset(doc: dict[str, Any]) -> list[PodGroup]:
             par if isinstance(par, Unknown) else replicas * par
         out += _template(dig(rj, "template", "spec", "template"), str(rj.get("name", "job")),
                          desired=desired, workload="batch")
+    _one_unit(out, "JobSet")
     return out
+
+
+def _one_unit(groups: list[PodGroup], what: str) -> None:
+    """Every pod of the object works on one model together (a JobSet, a training job)."""
+    unit = [(g.pod, g.desired) for g in groups if not isinstance(g.desired, Unknown)]
+    pods = sum(n for _, n in unit)
+    if len(unit) == len(groups) and pods > 1:
+        for g in groups:
+            g.unit, g.unit_name = list(unit), f"{what} of {pods} pods"
 
 
 def _knative_service(doc: dict[str, Any]) -> list[PodGroup]:
