@@ -28,7 +28,7 @@ from gpulint import pipeline as scan
 from gpulint.comments import directives
 from gpulint.facts.terraform import BUILDERS
 from gpulint.model import Resource, Unknown
-from gpulint.terraform.module import Inputs
+from gpulint.terraform.variables import Inputs
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "terraform")
 KEYS = {"expect", "expect-none", "expect-note", "scan"}

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from gpulint.pricing import price as cost
 from gpulint.facts.terraform import BUILDERS, build_all
 from gpulint.model import Unknown
-from gpulint.terraform.module import ResourceInstance
+from gpulint.terraform.views import ResourceInstance
 from gpulint.terraform.values import ValueView
 
 # Attribute and block names the builders read, so generated resources reach their branches.

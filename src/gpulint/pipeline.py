@@ -17,6 +17,7 @@ from gpulint.derive import fit as rightsizing
 from gpulint.discover import discover
 from gpulint.engine import evaluate
 from gpulint.facts import kubernetes as k8s_facts
+from gpulint.facts.terraform import community as tf_community
 from gpulint.facts.terraform import plan as plan_facts
 from gpulint.facts import terraform as tf_facts
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource, Severity, SourceFile
@@ -27,7 +28,7 @@ from gpulint.pricing.overrides import PricingOverrides
 from gpulint.ruleset import Rule
 from gpulint.load import plan
 from gpulint.terraform.loader import TerraformProject
-from gpulint.terraform.module import Inputs
+from gpulint.terraform.variables import Inputs
 
 
 @dataclass
@@ -156,7 +157,7 @@ def _run(paths: list[str], rules: list[Rule], options: ScanOptions | None) -> Sc
                 obj.path, obj.line, obj.doc.get("metadata")))
     if report_only is not None:
         _add_module_context(project, found.files)
-    loaded = project.load(opts.inputs)
+    loaded = tf_community.expand_calls(project.load(opts.inputs))
     diagnostics.extend(loaded.diagnostics)
     called_from: dict[int, tuple[str, ...]] = {}  # id(resource) → files of its module calls
     for inst in loaded.resources:

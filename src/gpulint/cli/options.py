@@ -140,7 +140,7 @@ def build_options(kwargs: dict[str, Any]) -> Any:
     """ScanOptions from the values of scan_flags (consumed from kwargs)."""
     from gpulint import pipeline as scan_mod
     from gpulint.cli import _parse_vars
-    from gpulint.terraform.module import Inputs
+    from gpulint.terraform.variables import Inputs
 
     from gpulint.cli.var_order import ARGS_KEY, cli_order
 

@@ -20,7 +20,7 @@ from gpulint.load.source import Parsed, decode, diagnostics, parse_to_bytes, rea
 
 if TYPE_CHECKING:
     from gpulint.load.kubernetes import K8sObject
-    from gpulint.terraform.module import ParsedFile
+    from gpulint.terraform.views import ParsedFile
 
 # A pool costs ~50-100 ms (fork, pickling); use one only when serial parsing would take longer
 # than this, estimated from single-core parse rates measured on real repositories (the
@@ -48,7 +48,7 @@ class Outcome:
         return out + (diagnostics(self.path, self.parsed) if self.parsed else [])
 
     def terraform(self) -> ParsedFile | None:
-        from gpulint.terraform.module import ParsedFile
+        from gpulint.terraform.views import ParsedFile
 
         root = self.parsed.root if self.parsed else None
         return ParsedFile(self.path, root) if root is not None else None

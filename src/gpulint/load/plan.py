@@ -3,8 +3,9 @@
 A plan has the exact values Terraform will apply, so nothing is evaluated here: each entry of
 `resource_changes` becomes a `ResourceInstance` whose view reads `change.after` (values known
 only after apply stay unknown), with `change.before` kept for the cost difference. Provider
-regions and default tags come from `configuration.provider_config`; references between
-resources (a node group's launch template) from the configuration's expressions.
+blocks come from `configuration.provider_config`, as values, for the facts layer to interpret;
+references between resources (a node group's launch template) from the configuration's
+expressions.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpulint.model import Diagnostic, Unknown
-from gpulint.terraform.module import Peers, ProviderConfig, ResourceInstance
 from gpulint.terraform.values import ValueView
+from gpulint.terraform.views import Peers, ProviderBlock, ResourceInstance
 
 _INDEX = re.compile(r"\[[^\]]*\]")
 
@@ -34,11 +35,13 @@ class PlanInstance(ResourceInstance):
     actions: tuple[str, ...] = ()
     before: ValueView | None = None
 
-    def provider(self) -> ProviderConfig | None:
-        cfg = self.providers.get(self.provider_key)
-        if cfg is None and ":" in self.provider_key:
-            cfg = self.providers.get(self.provider_key.rsplit(":", 1)[1])
-        return cfg if cfg is not None else self.providers.get(self.type.split("_", 1)[0])
+    def provider_block(self) -> ProviderBlock | None:
+        """The block the plan names (`module.gpu:NAME.ALIAS`), else the root's by that key,
+        else the one named by the first word of the type."""
+        found = self.providers.get(self.provider_key)
+        if found is None and ":" in self.provider_key:
+            found = self.providers.get(self.provider_key.rsplit(":", 1)[1])
+        return found if found is not None else self.providers.get(self.type.split("_", 1)[0])
 
     def with_view(self, view: ValueView) -> "PlanInstance":
         return PlanInstance(self.address, self.type, self.name, self.mode, self.path, view,
@@ -61,25 +64,28 @@ def _expr_value(expr: Any, variables: dict[str, Any]) -> Any:
     return None
 
 
-def _providers(data: dict[str, Any], variables: dict[str, Any]) -> dict[str, ProviderConfig]:
-    out: dict[str, ProviderConfig] = {}
+def _providers(data: dict[str, Any], variables: dict[str, Any]) -> dict[str, ProviderBlock]:
+    """Provider blocks by configuration key, their arguments as values (see `_config_values`)."""
+    out: dict[str, ProviderBlock] = {}
     configs = data.get("configuration", {}).get("provider_config", {})
     for key, cfg in configs.items() if isinstance(configs, dict) else []:
         if not isinstance(cfg, dict):
             continue
-        exprs = cfg.get("expressions", {}) if isinstance(cfg.get("expressions"), dict) else {}
-        name = str(cfg.get("name", key))
-        pc = ProviderConfig(name, None if name == "azurerm" else
-                            _expr_value(exprs.get("region"), variables))
-        tags: Any = None
-        if name == "aws":
-            blocks = exprs.get("default_tags")
-            for block in blocks if isinstance(blocks, list) else []:
-                tags = _expr_value(block.get("tags"), variables) if isinstance(block, dict) else None
-        elif name == "google":
-            tags = _expr_value(exprs.get("default_labels"), variables)
-        pc.default_tags = dict(tags) if isinstance(tags, dict) else {}
-        out[key] = pc
+        exprs = cfg.get("expressions")
+        values = _config_values(exprs, variables) if isinstance(exprs, dict) else {}
+        out[key] = ProviderBlock(str(cfg.get("name", key)), ValueView(values))
+    return out
+
+
+def _config_values(exprs: dict[str, Any], variables: dict[str, Any]) -> dict[str, Any]:
+    """A configuration block's expressions as values; nested blocks (lists of expression
+    maps) stay lists of blocks."""
+    out: dict[str, Any] = {}
+    for name, expr in exprs.items():
+        if isinstance(expr, list):
+            out[name] = [_config_values(b, variables) for b in expr if isinstance(b, dict)]
+        else:
+            out[name] = _expr_value(expr, variables)
     return out
 
 
@@ -136,7 +142,8 @@ def load_plan(path: str, text: str, data: dict[str, Any]) -> tuple[list[PlanInst
     for rc in changes if isinstance(changes, list) else []:
         if not isinstance(rc, dict) or not isinstance(rc.get("address"), str):
             continue
-        change = rc.get("change") if isinstance(rc.get("change"), dict) else {}
+        raw_change = rc.get("change")
+        change: dict[str, Any] = raw_change if isinstance(raw_change, dict) else {}
         actions = tuple(str(a) for a in change.get("actions") or [])
         after = change.get("after")
         if after is None:
@@ -162,8 +169,8 @@ def load_plan(path: str, text: str, data: dict[str, Any]) -> tuple[list[PlanInst
 
 
 def _with_tags_all(values: Any) -> Any:
-    """AWS plans carry `tags_all`, the resource tags merged with the provider's default_tags:
-    the exact set, even when default_tags came from expressions the plan does not record."""
+    """Plans may carry `tags_all`, the resource tags merged with the provider's default tags:
+    the exact set, even when the defaults came from expressions the plan does not record."""
     if isinstance(values, dict) and isinstance(values.get("tags_all"), dict):
         return {**values, "tags": values["tags_all"]}
     return values

@@ -45,7 +45,12 @@ def _import_lark() -> None:
 
 def parse_tree(text: str) -> Any:
     from hcl2.api import parses_to_tree
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+    from lark.exceptions import (
+        UnexpectedCharacters,
+        UnexpectedEOF,
+        UnexpectedInput,
+        UnexpectedToken,
+    )
 
     try:
         return parses_to_tree(text)
@@ -58,7 +63,8 @@ def parse_tree(text: str) -> Any:
             got = "end of line"
         else:
             got = repr(visible)
-        raise HclSyntaxError(f"unexpected {got}", e.line if e.line and e.line > 0 else None) from None
+        line = e.line if e.line and e.line > 0 else None
+        raise HclSyntaxError(f"unexpected {got}", line) from None
     except UnexpectedCharacters as e:
         pos = e.pos_in_stream if e.pos_in_stream is not None else -1
         raise HclSyntaxError(f"unexpected character {text[pos]!r}"
@@ -195,9 +201,9 @@ def _heredoc(token: Any, trim: bool) -> Expr:
     text = m.group(2) if m else ""
     if trim:
         lines = text.split("\n")
-        indents = [len(l) - len(l.lstrip()) for l in lines if l.strip()]
+        indents = [len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()]
         cut = min(indents) if indents else 0
-        text = "\n".join(l[cut:] for l in lines)
+        text = "\n".join(ln[cut:] for ln in lines)
     text = text + "\n" if text else text
     if "${" not in text:
         return Literal(text)
@@ -299,7 +305,8 @@ def _for(node: Tree[Any]) -> Expr:
     sig = [c for c in node.children
            if not (isinstance(c, Tree) and c.data == "new_line_or_comment")]
     intro = next(c for c in sig if isinstance(c, Tree) and c.data == "for_intro")
-    intro_sig = [c for c in intro.children if isinstance(c, Tree) and c.data != "new_line_or_comment"]
+    intro_sig = [c for c in intro.children
+                 if isinstance(c, Tree) and c.data != "new_line_or_comment"]
     idents = [str(c.children[0]) for c in intro_sig if c.data == "identifier"]
     coll_node = [c for c in intro_sig if c.data != "identifier"][-1]
     key_var, value_var = (idents[0], idents[1]) if len(idents) == 2 else (None, idents[0])

@@ -7,21 +7,14 @@ import os
 from typing import Callable
 
 from gpulint.model import Diagnostic
-from gpulint.terraform.module import (
-    Inputs,
-    LoadResult,
-    ParsedFile,
-    iter_blocks,
-    load_module,
-    resolve_module_source,
-    root_variables,
-)
 from gpulint.terraform.expressions import Scope, evaluate
+from gpulint.terraform.module import LoadResult, iter_blocks, load_module, resolve_module_source
 from gpulint.terraform.parser import parse_hcl, parse_tf_json
 from gpulint.terraform.syntax import HclSyntaxError
+from gpulint.terraform.variables import Inputs, ParseSource, root_variables
+from gpulint.terraform.views import ParsedFile
 
 ReadText = Callable[[str], "tuple[str | None, Diagnostic | None]"]
-ParseSource = Callable[[str], "tuple[ParsedFile | None, list[Diagnostic]]"]
 
 
 def parse_file(path: str, text: str) -> tuple[ParsedFile | None, Diagnostic | None]:
@@ -110,7 +103,7 @@ class TerraformProject:
             files = self.dirs[directory]
             if not files:
                 continue
-            kept = len(result.resources)
+            kept, kept_calls = len(result.resources), len(result.remote_calls)
             try:
                 values = root_variables(files, directory, inputs, result.diagnostics,
                                          self.parse_source)
@@ -118,6 +111,7 @@ class TerraformProject:
             except RecursionError:
                 # Expressions or locals chained too deeply to evaluate: lose this module only.
                 del result.resources[kept:]
+                del result.remote_calls[kept_calls:]
                 result.diagnostics.append(Diagnostic(directory, None, "Terraform module not "
                                                      "evaluated: expressions nested too deeply"))
         result.diagnostics[:0] = self.diagnostics

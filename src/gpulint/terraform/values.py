@@ -37,8 +37,9 @@ class ValueView:
             return Unknown(self.unknown_reason)
         if self.unknown.get(name) is True:
             if self.config and name not in self.config:
-                # Not set in the code: the provider computes it (EKS instance_types when a
-                # launch template gives the type); the code's own default applies, as in HCL.
+                # Not set in the code: the provider computes it (a node group's instance types
+                # when a launch template gives the type); the code's own default applies, as in
+                # HCL.
                 return default
             return Unknown(f"{name} is known only after apply")
         value = self.values.get(name)
@@ -106,7 +107,7 @@ def _traversals(expr: Any) -> list[tuple[str, str]]:
 
 def expression_refs(expr: Expr | None) -> list[tuple[str, str]]:
     """(type, name) of every resource an HCL expression refers to, read syntactically, because
-    a reference such as `aws_launch_template.gpu.id` has no value before apply."""
+    a reference such as `TYPE.NAME.id` to a launch template has no value before apply."""
     return [(t, n) for t, n in _traversals(expr) if t not in _NOT_RESOURCES]
 
 

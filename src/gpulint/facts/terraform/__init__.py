@@ -14,7 +14,7 @@ from gpulint.facts.terraform import azure as tf_azure
 from gpulint.facts.terraform import databricks as tf_databricks
 from gpulint.facts.terraform import gcp as tf_gcp
 from gpulint.model import Resource, Unknown
-from gpulint.terraform.module import ResourceInstance
+from gpulint.terraform.views import ResourceInstance
 
 Built = Union[Resource, list[Resource], None]
 

@@ -24,7 +24,7 @@ from gpulint.facts.terraform.common import (
     taint_blocks,
 )
 from gpulint.model import Resource, Unknown
-from gpulint.terraform.module import ResourceInstance
+from gpulint.terraform.views import ResourceInstance
 
 _TEMPLATE_ATTRS = ("id", "name", "launch_template_id", "launch_template_name")
 _IDLE_WORDS = re.compile(r"idle|autostop|auto-stop|auto_stop", re.I)

@@ -15,7 +15,7 @@ from gpulint.facts.terraform.common import (
     shutdown,
 )
 from gpulint.model import Resource, Unknown
-from gpulint.terraform.module import ResourceInstance
+from gpulint.terraform.views import ResourceInstance
 
 
 def _location(view: Any) -> Any:

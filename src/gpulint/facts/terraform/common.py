@@ -14,8 +14,9 @@ from typing import Any, Callable
 from gpulint.pricing import catalog
 from gpulint.facts.common import as_int, clean_tags, shutdown_from_tags, workload_from
 from gpulint.facts.model_decl import from_tags
+from gpulint.facts.terraform.providers import provider_config
 from gpulint.model import Resource, Unknown
-from gpulint.terraform.module import ResourceInstance
+from gpulint.terraform.views import ResourceInstance
 from gpulint.terraform.values import ValueView
 
 ZONE_RE = re.compile(r"^([a-z]+-[a-z]+\d+)-[a-z]$")
@@ -30,7 +31,7 @@ def region_of(inst: ResourceInstance, provider: str, explicit: Any = None) -> tu
         return (m.group(1) if m else value), "code"
     if isinstance(value, Unknown):
         return value, None
-    cfg = inst.provider()
+    cfg = provider_config(inst)
     if cfg is not None and isinstance(cfg.region, str) and cfg.region:
         m = ZONE_RE.match(cfg.region)  # a google provider may name a zone
         return (m.group(1) if m else cfg.region), "code"
@@ -41,7 +42,7 @@ def region_of(inst: ResourceInstance, provider: str, explicit: Any = None) -> tu
 
 def with_default_tags(inst: ResourceInstance, value: Any) -> Any:
     """Provider default_tags / default_labels under the resource's own tags."""
-    cfg = inst.provider()
+    cfg = provider_config(inst)
     defaults = dict(cfg.default_tags) if cfg else {}
     if isinstance(value, Unknown):
         return value

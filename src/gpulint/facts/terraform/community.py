@@ -6,24 +6,29 @@ say everything that costs money, so each group becomes a resource instance shape
 resource the module creates (aws_eks_node_group, google_container_node_pool,
 azurerm_kubernetes_cluster_node_pool) and goes through the same fact builder. Defaults are the
 modules' own documented defaults.
+
+The Terraform loader returns calls it cannot follow as `RemoteCall`s; `expand_calls` turns the
+recognised ones into instances and reports the rest as not evaluated.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any, Callable
 
-from gpulint.model import Unknown
-from gpulint.terraform.module import Peers, ProviderConfig, ResourceInstance
+from gpulint.model import Diagnostic, Unknown
+from gpulint.terraform.module import LoadResult, ModuleCallNote, RemoteCall
 from gpulint.terraform.values import ValueView
+from gpulint.terraform.views import Peers, ProviderBlock, ResourceInstance
 
-Expander = Callable[[str, str, int, dict[str, Any], dict[str, ProviderConfig], str],
+Expander = Callable[[str, str, int, dict[str, Any], dict[str, ProviderBlock], str],
                     list[ResourceInstance]]
 
 
 def _instance(address: str, type_: str, path: str, line: int, values: Any,
-              providers: dict[str, ProviderConfig], module_address: str,
+              providers: dict[str, ProviderBlock], module_address: str,
               peers: Peers | None = None, config: Any = None) -> ResourceInstance:
     name = address.rsplit(".", 1)[-1].split("[", 1)[0]
     inst = ResourceInstance(address, type_, name, "managed", path,
@@ -61,7 +66,7 @@ def _pick(group: Any, defaults: Any, key: str, fallback: Any) -> Any:
 
 
 def _expand(address: str, input_name: str, type_: str, path: str, line: int, groups: Any,
-            shape: Callable[[Any], Any], providers: dict[str, ProviderConfig],
+            shape: Callable[[Any], Any], providers: dict[str, ProviderBlock],
             module_address: str) -> list[ResourceInstance]:
     listed = _groups(groups)
     if isinstance(listed, Unknown):
@@ -77,7 +82,7 @@ def _expand(address: str, input_name: str, type_: str, path: str, line: int, gro
 # terraform-aws-modules/eks v20: min 1, max 3, desired 1; EKS itself defaults to t3.medium
 # on demand when instance_types and capacity_type are not given.
 def eks(address: str, path: str, line: int, inputs: dict[str, Any],
-        providers: dict[str, ProviderConfig], module_address: str) -> list[ResourceInstance]:
+        providers: dict[str, ProviderBlock], module_address: str) -> list[ResourceInstance]:
     defaults = inputs.get("eks_managed_node_group_defaults", {})
 
     def shape(group: dict[str, Any]) -> dict[str, Any]:
@@ -99,7 +104,7 @@ def eks(address: str, path: str, line: int, inputs: dict[str, Any],
 
 
 def _self_managed(address: str, path: str, line: int, inputs: dict[str, Any],
-                  providers: dict[str, ProviderConfig],
+                  providers: dict[str, ProviderBlock],
                   module_address: str) -> list[ResourceInstance]:
     """Self-managed groups are an ASG and the launch template the module makes for it; both
     are built, linked, so the ASG builder prices the group (defaults: m6i.large, 0–3, 1)."""
@@ -144,7 +149,7 @@ def _self_managed(address: str, path: str, line: int, inputs: dict[str, Any],
 
 
 def gke(address: str, path: str, line: int, inputs: dict[str, Any],
-        providers: dict[str, ProviderConfig], module_address: str) -> list[ResourceInstance]:
+        providers: dict[str, ProviderBlock], module_address: str) -> list[ResourceInstance]:
     regional = inputs.get("regional", True)
     zones = inputs.get("zones", [])
     if regional is True or isinstance(regional, Unknown):
@@ -185,7 +190,7 @@ def gke(address: str, path: str, line: int, inputs: dict[str, Any],
 
 
 def aks(address: str, path: str, line: int, inputs: dict[str, Any],
-        providers: dict[str, ProviderConfig], module_address: str) -> list[ResourceInstance]:
+        providers: dict[str, ProviderBlock], module_address: str) -> list[ResourceInstance]:
     location = inputs.get("location")
     tags = inputs.get("tags", {})
 
@@ -240,3 +245,43 @@ def recognise(source: Any) -> Expander | None:
                 return None
             return expander
     return None
+
+
+def expand_calls(loaded: LoadResult) -> LoadResult:
+    """The load result with recognised remote calls expanded into resource instances and the
+    others noted as not evaluated, each where the call came in the load."""
+    resources, notes = list(loaded.resources), list(loaded.notes)
+    diagnostics = list(loaded.diagnostics)
+    # Last call first, so the positions of earlier ones still hold.
+    for call in reversed(loaded.remote_calls):
+        try:
+            expanded = _expand_call(call)
+        except RecursionError:
+            diagnostics.append(Diagnostic(call.path, call.line, f"{call.address} not evaluated: "
+                                          "expressions nested too deeply"))
+            continue
+        at_resource, at_note = call.position
+        if isinstance(expanded, ModuleCallNote):
+            notes.insert(at_note, expanded)
+        else:
+            resources[at_resource:at_resource] = expanded
+    return replace(loaded, resources=resources, notes=notes, diagnostics=diagnostics,
+                   remote_calls=[])
+
+
+def _expand_call(call: RemoteCall) -> list[ResourceInstance] | ModuleCallNote:
+    known = recognise(call.source)
+    if known is None:
+        return ModuleCallNote(call.address, call.path, call.line,
+                              f"module source {call.source!r} is not local and not downloaded "
+                              "under .terraform/modules: not evaluated")
+    if isinstance(call.instances, Unknown):
+        return ModuleCallNote(call.address, call.path, call.line,
+                              f"module call not expanded: {call.instances.reason}")
+    out: list[ResourceInstance] = []
+    for suffix, scope in call.instances:
+        out += known(call.address + suffix, call.path, call.line, call.inputs(scope),
+                     call.providers, call.module_address)
+    for inst in out:
+        inst.call_paths = call.call_paths
+    return out

@@ -14,7 +14,7 @@ from gpulint.pricing import catalog
 from gpulint.facts.common import as_int, set_instance
 from gpulint.facts.terraform.common import base, mixed_capacity, scaling, shutdown
 from gpulint.model import Resource, Unknown
-from gpulint.terraform.module import ResourceInstance
+from gpulint.terraform.views import ResourceInstance
 
 _ATTRIBUTES = (("aws", "aws_attributes"), ("azure", "azure_attributes"), ("gcp", "gcp_attributes"))
 _SPOT = {"SPOT", "SPOT_WITH_FALLBACK", "SPOT_AZURE", "SPOT_WITH_FALLBACK_AZURE",

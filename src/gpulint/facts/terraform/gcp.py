@@ -20,7 +20,7 @@ from gpulint.facts.terraform.common import (
     zone_count,
 )
 from gpulint.model import Resource, Unknown
-from gpulint.terraform.module import ResourceInstance
+from gpulint.terraform.views import ResourceInstance
 
 
 def _accelerator_name(atype: str) -> str:

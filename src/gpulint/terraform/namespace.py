@@ -1,0 +1,200 @@
+"""One module instance and the names its expressions see: var, local, module, path and the
+arguments of its own resources, each evaluated on first use."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from gpulint.model import Unknown
+from gpulint.terraform.expressions import Scope, evaluate
+from gpulint.terraform.syntax import Block
+from gpulint.terraform.types import apply_type
+from gpulint.terraform.views import ParsedFile, ProviderBlock
+
+
+class Module:
+    """One module instance: its files, its variable values and its lazily evaluated locals."""
+
+    def __init__(self, directory: str, files: list[ParsedFile], variables: dict[str, Any],
+                 address: str, depth: int) -> None:
+        self.directory = directory
+        self.files = files
+        self.address = address
+        self.depth = depth
+        self.providers: dict[str, ProviderBlock] = {}
+        self._var_values = variables
+        self._locals: dict[str, tuple[Block, Any]] = {}
+        self._local_cache: dict[str, Any] = {}
+        self._resolving: set[str] = set()
+        self.var_decls: dict[str, Block] = {}
+        self.output_decls: dict[str, Block] = {}
+        # Managed resources by type and name: `TYPE.NAME.location` of a resource group is the
+        # value written in that block, known before apply.
+        self.resource_decls: dict[str, dict[str, Block]] = {}
+        self.resolving: set[tuple[int, str]] = set()
+        self.configured: dict[tuple[int, str], Any] = {}  # evaluated once each
+        # Local module calls by name: their outputs, one per instance ([i] / ["key"]) when
+        # the call has count or for_each.
+        self.calls: dict[str, Any] = {}
+        for f in files:
+            for b in f.root.blocks:
+                if b.type == "locals":
+                    for name, attr in b.attributes.items():
+                        self._locals[name] = (b, attr.expr)
+                elif b.type == "variable" and b.labels:
+                    self.var_decls[b.labels[0]] = b
+                elif b.type == "output" and b.labels:
+                    self.output_decls[b.labels[0]] = b
+                elif b.type == "resource" and len(b.labels) == 2:
+                    self.resource_decls.setdefault(b.labels[0], {})[b.labels[1]] = b
+        self.scope = Scope(resolver=self._resolve_root)
+
+    # -- names --------------------------------------------------------------------------
+    def variables(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        empty = Scope({})
+        for name, decl in self.var_decls.items():
+            if name in self._var_values:
+                out[name] = self._var_values[name]
+            elif "default" in decl.attributes:
+                out[name] = evaluate(decl.attributes["default"].expr, empty)
+            else:
+                out[name] = Unknown(f"variable {name} has no default and no value was given")
+                continue
+            if "type" in decl.attributes:  # optional() attribute defaults
+                out[name] = apply_type(out[name], decl.attributes["type"].expr)
+        return out
+
+    def _resolve_root(self, name: str) -> Any:
+        if name == "var":
+            return _LazyVars(self)
+        if name == "local":
+            return _LazyLocals(self)
+        if name == "path":
+            return {"module": self.directory, "root": self.directory, "cwd": os.getcwd()}
+        if name == "terraform":
+            return {"workspace": "default"}
+        if name == "data":
+            return Unknown("data values are known only after apply")
+        if name == "module":
+            return _ModuleCalls(self)
+        if name in {"each", "count", "self"}:
+            return Unknown(f"{name} is only valid inside a resource")
+        if name in self.resource_decls:
+            return _Resources(self, name)
+        return Unknown(f"'{name}.…' refers to another resource, known only after apply")
+
+    def local(self, name: str) -> Any:
+        if name in self._local_cache:
+            return self._local_cache[name]
+        if name not in self._locals:
+            return Unknown(f"local.{name} is not defined")
+        if name in self._resolving:
+            return Unknown(f"local.{name} refers to itself")
+        self._resolving.add(name)
+        try:
+            value = evaluate(self._locals[name][1], self.scope)
+        finally:
+            self._resolving.discard(name)
+        self._local_cache[name] = value
+        return value
+
+    def output(self, name: str) -> Any:
+        """An output's value, evaluated in this module (outputs of resources stay unknown)."""
+        key = f"output.{name}"
+        if key in self._local_cache:
+            return self._local_cache[key]
+        decl = self.output_decls.get(name)
+        if decl is None or "value" not in decl.attributes:
+            return Unknown(f"output {name} is not defined in {self.address or 'the module'}")
+        if key in self._resolving:
+            return Unknown(f"output {name} refers to itself")
+        self._resolving.add(key)
+        try:
+            value = evaluate(decl.attributes["value"].expr, self.scope)
+        finally:
+            self._resolving.discard(key)
+        self._local_cache[key] = value
+        return value
+
+    def var(self, name: str) -> Any:
+        values = self.variables_cache
+        return values[name] if name in values else Unknown(f"variable {name} is not declared")
+
+    @property
+    def variables_cache(self) -> dict[str, Any]:
+        if not hasattr(self, "_vars_cache"):
+            self._vars_cache = self.variables()
+        return self._vars_cache
+
+
+class _LazyVars(dict):  # type: ignore[type-arg]
+    """`var` as a mapping, so var.x and var["x"] both work without evaluating every variable."""
+
+    def __init__(self, module: Module) -> None:
+        super().__init__()
+        self._m = module
+
+    def __contains__(self, key: object) -> bool:
+        return True
+
+    def __getitem__(self, key: str) -> Any:
+        return self._m.var(key)
+
+
+class _LazyLocals(_LazyVars):
+    def __getitem__(self, key: str) -> Any:
+        return self._m.local(key)
+
+
+class LazyOutputs(_LazyVars):
+    """A module instance's outputs, as `module.NAME` shows them to its caller."""
+
+    def __getitem__(self, key: str) -> Any:
+        return self._m.output(key)
+
+
+class _ModuleCalls(_LazyVars):
+    """`module.NAME`: the outputs of a local module call, or unknown for one not followed."""
+
+    def __getitem__(self, key: str) -> Any:
+        found = self._m.calls.get(key)
+        return found if found is not None else \
+            Unknown(f"module.{key} was not evaluated (not a local or downloaded module)")
+
+
+class _Resources(_LazyVars):
+    """`TYPE.NAME` of a resource in the module: its configured arguments."""
+
+    def __init__(self, module: Module, type_: str) -> None:
+        super().__init__(module)
+        self._type = type_
+
+    def __getitem__(self, key: str) -> Any:
+        block = self._m.resource_decls[self._type].get(key)
+        if block is None or "count" in block.attributes or "for_each" in block.attributes:
+            return Unknown(f"'{self._type}.{key}' refers to another resource, known only after "
+                           "apply")
+        return _Configured(self._m, block, f"{self._type}.{key}")
+
+
+class _Configured(_LazyVars):
+    """A resource's arguments as written; the rest (ids, computed values) only after apply."""
+
+    def __init__(self, module: Module, block: Block, address: str) -> None:
+        super().__init__(module)
+        self._block, self._address = block, address
+
+    def __getitem__(self, key: str) -> Any:
+        attr = self._block.attributes.get(key)
+        marker = (id(self._block), key)
+        if attr is None or marker in self._m.resolving:  # computed, or a reference cycle
+            return Unknown(f"'{self._address}.{key}' is known only after apply")
+        if marker not in self._m.configured:
+            self._m.resolving.add(marker)
+            try:
+                self._m.configured[marker] = evaluate(attr.expr, self._m.scope)
+            finally:
+                self._m.resolving.discard(marker)
+        return self._m.configured[marker]

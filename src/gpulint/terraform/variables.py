@@ -1,0 +1,111 @@
+"""A root module's variable values: TF_VAR_ environment, terraform.tfvars, *.auto.tfvars, then
+-var-file and -var in command-line order, later ones winning, as Terraform applies them."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from gpulint.model import Diagnostic, Unknown
+from gpulint.terraform.expressions import Scope, evaluate
+from gpulint.terraform.parser import parse_expression, parse_hcl
+from gpulint.terraform.syntax import HclSyntaxError
+from gpulint.terraform.views import ParsedFile
+
+# The scan's cached parser: path → (parsed file or None, diagnostics).
+ParseSource = Callable[[str], "tuple[ParsedFile | None, list[Diagnostic]]"]
+
+
+@dataclass
+class Inputs:
+    """Values set for a root module's variables, from tfvars files, CLI and the environment."""
+
+    var_files: list[str] = field(default_factory=list)
+    vars: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    # -var and -var-file in command-line order, as Terraform applies them: ("var-file", index
+    # into var_files) or ("var", (name, value)). Empty when the order is not known: every var
+    # file, then every var.
+    cli_order: list[tuple[str, Any]] = field(default_factory=list)
+
+
+def _read_tfvars(path: str, parse: ParseSource | None = None) -> tuple[dict[str, Any],
+                                                                       Diagnostic | None]:
+    if parse is not None and not path.endswith(".json"):
+        # The scan's cached parser: a warm run then needs no HCL parser at all.
+        parsed, diags = parse(path)
+        if parsed is None:
+            return {}, diags[0] if diags else None
+        empty = Scope({})
+        return {k: evaluate(a.expr, empty) for k, a in parsed.root.attributes.items()}, None
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as e:
+        return {}, Diagnostic(path, None, f"cannot read variables file: {e}")
+    if path.endswith(".json"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            return {}, Diagnostic(path, e.lineno, f"invalid JSON: {e.msg}")
+        return (data if isinstance(data, dict) else {}), None
+    try:
+        root = parse_hcl(text)
+    except HclSyntaxError as e:
+        return {}, Diagnostic(path, e.line, f"parse error: {e}")
+    empty = Scope({})
+    return {k: evaluate(a.expr, empty) for k, a in root.attributes.items()}, None
+
+
+def cli_value(raw: str) -> Any:
+    """-var and TF_VAR_ values are strings unless they parse as HCL (lists, maps, numbers)."""
+    try:
+        value = evaluate(parse_expression(raw), Scope({}))
+        if not isinstance(value, Unknown):
+            return value
+    except HclSyntaxError:
+        pass
+    return raw
+
+
+def _auto_files(directory: str) -> list[str]:
+    """terraform.tfvars(.json), then *.auto.tfvars(.json) in name order."""
+    auto = [os.path.join(directory, n) for n in ("terraform.tfvars", "terraform.tfvars.json")
+            if os.path.isfile(os.path.join(directory, n))]
+    try:
+        listing = sorted(os.listdir(directory))
+    except OSError:
+        listing = []
+    return auto + [os.path.join(directory, n) for n in listing
+                   if n.endswith(".auto.tfvars") or n.endswith(".auto.tfvars.json")]
+
+
+def root_variables(files: list[ParsedFile], directory: str, inputs: Inputs,
+                   diagnostics: list[Diagnostic],
+                   parse: ParseSource | None = None) -> dict[str, Any]:
+    """Variable values for a root module, in Terraform's precedence order (later wins)."""
+    values: dict[str, Any] = {}
+    for key, raw in inputs.env.items():
+        if key.startswith("TF_VAR_"):
+            values[key[len("TF_VAR_"):]] = cli_value(raw)
+    order: list[tuple[str, Any]] = inputs.cli_order or (
+        [("var-file", i) for i in range(len(inputs.var_files))]
+        + [("var", pair) for pair in inputs.vars.items()])
+    for path in _auto_files(directory):
+        _apply_tfvars(values, path, diagnostics, parse)
+    for kind, item in order:
+        if kind == "var-file":
+            _apply_tfvars(values, inputs.var_files[item], diagnostics, parse)
+        else:
+            values[item[0]] = cli_value(item[1])
+    return values
+
+
+def _apply_tfvars(values: dict[str, Any], path: str, diagnostics: list[Diagnostic],
+                  parse: ParseSource | None) -> None:
+    data, diag = _read_tfvars(path, parse)
+    if diag:
+        diagnostics.append(diag)
+    values.update(data)
