@@ -7,6 +7,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from gpulint.facts import training_args
 from gpulint.sizing.engine_precision import engine_precision, kv_cache_bytes
 
 MODEL_TAG_KEYS = ("gpulint.dev/model", "gpulint/model", "model", "model-id", "model_id",
@@ -30,7 +31,9 @@ MODEL_ENV_VARS = ("HF_MODEL_ID", "MODEL_ID", "MODEL_NAME", "MODEL", "MODEL_PATH"
 # Triton (--load-model) and KServe's storageUri (passed as --storage-uri by the fact builder).
 # (--model-name / --served-model-name are the name clients use, not the weights, so not read.)
 _MODEL_FLAGS = ("--model", "--model-id", "--model_id", "--model-path", "--model_path", "-m",
-                "--load-model", "--storage-uri")
+                "--load-model", "--storage-uri",
+                # fine-tuning scripts: transformers/TRL, LLaMA-Factory; axolotl's override
+                "--model_name_or_path", "--model-name-or-path", "--base_model", "--base-model")
 _PRECISION_FLAGS = ("--quantization", "--quantize", "--dtype", "-q", "--torch-dtype")
 _TP_FLAGS = ("--tensor-parallel-size", "-tp", "--tp", "--tp-size", "--num-shard")
 # Pipeline and data parallelism: vLLM's long and short forms, and SGLang's --pp-size/--dp-size.
@@ -39,6 +42,8 @@ _DP_FLAGS = ("--data-parallel-size", "-dp", "--dp-size")
 _CONTEXT_FLAGS = ("--max-model-len", "--max-total-tokens", "--context-length", "--ctx-size", "-c",
                   "--max-seq-len")
 _UTIL_FLAGS = ("--gpu-memory-utilization", "--mem-fraction-static")
+# A dotted Python module name (`axolotl.cli.train`), which `-m` runs, unlike a model name.
+_PY_MODULE = re.compile(r"[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+")
 _SHELLS = ("sh", "bash", "dash", "zsh", "ash")
 _SERVER_COMMANDS = ("vllm", "text-generation-launcher", "sglang", "llama-server", "llama.cpp",
                     "tritonserver", "lmdeploy", "ollama")
@@ -63,6 +68,7 @@ class ModelDecl:
     purpose: str | None = None
     server: str | None = None  # serving engine seen in the command or the image
     kv_cache_bytes: int | None = None  # --kv-cache-dtype: 1 for fp8, None for the model dtype
+    sharded: str | None = None  # fine-tuning state sharded over the group: "fsdp" | "zero3"
     pipeline_parallel: int | None = None
     data_parallel: int | None = None
     parallel_unknown: str | None = None  # why a declared parallelism could not be read
@@ -183,8 +189,9 @@ def from_command(command: list[str], env: dict[str, str], what: str,
         prev = tokens[i - 1].rsplit("/", 1)[-1] if i > 0 else ""
         if tok == "-c" and prev in _SHELLS:
             pass  # `sh -c "…"`: the script follows, already split into tokens
-        elif tok == "-m" and prev.startswith("python"):
-            i += 1  # `python -m module`: the module is the program, not a model
+        elif tok == "-m" and (prev.startswith("python") or (
+                i + 1 < len(tokens) and _PY_MODULE.fullmatch(tokens[i + 1]))):
+            i += 1  # `python -m module`, `accelerate launch -m axolotl.cli.train`: the program
         elif tok in {"&&", "||", ";", "|"}:
             pass
         elif tok.startswith("-"):
@@ -213,6 +220,9 @@ def from_command(command: list[str], env: dict[str, str], what: str,
         precision = env.get("QUANTIZE") or env.get("DTYPE") or None
     precision = engine_precision(server, precision)
     kv_dtype = flags.get("--kv-cache-dtype")
+    training = training_args.read(tokens, flags)
+    if training.read_from:
+        source += f"; {training.method or 'sharding'} from " + ", ".join(training.read_from)
     util = next((flags[f] for f in _UTIL_FLAGS if flags.get(f)), None)
     try:
         util_f = float(util) if util else None
@@ -228,4 +238,5 @@ def from_command(command: list[str], env: dict[str, str], what: str,
         pipeline_parallel=_int(next((flags[f] for f in _PP_FLAGS if flags.get(f)), None)),
         data_parallel=_int(next((flags[f] for f in _DP_FLAGS if flags.get(f)), None)),
         kv_cache_bytes=kv_cache_bytes(kv_dtype),
+        purpose=training.method, sharded=training.sharded,
     )
