@@ -1,10 +1,11 @@
 """Inline suppressions: `# gpulint:ignore <rule-id>[,<rule-id>] [until=YYYY-MM-DD] -- <reason>`.
 
 A comment on the line before a resource (other comments may sit between), anywhere inside its
-block, or at the end of a line of code inside it applies to that resource; so does the Kubernetes annotation `gpulint.dev/ignore` on the
-object. A suppression without a reason (when reasons are required), with a bad date, or naming an
-unknown rule is not honoured and is reported; one past its date no longer hides the finding; one
-that hides nothing is reported as unused. All of these are diagnostics (docs/suppressions.md).
+block, or at the end of a line of code inside it applies to that resource; so does the Kubernetes
+annotation `gpulint.dev/ignore` on the object. A suppression without a reason (when reasons are
+required), with a bad date, or naming an unknown rule is not honoured and is reported; one past
+its date no longer hides the finding; one that hides nothing is reported as unused. All of these
+are diagnostics (docs/suppressions.md).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from gpulint.comments import directives
 from gpulint.config.load import did_you_mean
@@ -134,17 +136,17 @@ def apply(findings: list[Finding], not_evaluated: list[NotEvaluated],
         return next((s for s in hits if not s.until or s.until >= today), hits[0] if hits else None)
 
     for f in findings:
-        s = matching(f.rule, f.path, f.address)
-        if s is None:
+        hit = matching(f.rule, f.path, f.address)
+        if hit is None:
             out.findings.append(f)
-        elif s.until and s.until < today:
-            note = f" (suppression expired on {s.until.isoformat()}: {s.reason})"
+        elif hit.until and hit.until < today:
+            note = f" (suppression expired on {hit.until.isoformat()}: {hit.reason})"
             out.findings.append(dataclasses.replace(f, message=f.message + note))
         else:
-            out.suppressed.append((f, s))
+            out.suppressed.append((f, hit))
     for n in not_evaluated:
-        s = matching(n.rule, n.path, n.address)
-        if s is None or (s.until and s.until < today):
+        hit = matching(n.rule, n.path, n.address)
+        if hit is None or (hit.until and hit.until < today):
             out.not_evaluated.append(n)
     for s in usable:
         for rule in s.rules:

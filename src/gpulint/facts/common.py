@@ -10,8 +10,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from gpulint.pricing import catalog
 from gpulint.model import Resource, Unknown
+from gpulint.pricing import catalog
 
 # Tag/label keys that state the workload class explicitly, in priority order.
 WORKLOAD_KEYS = ("gpulint.dev/workload", "workload", "workload-type", "workload_type", "purpose",
@@ -67,7 +67,8 @@ def workload_from(tags: dict[str, Any], names: list[str]) -> tuple[str, str] | N
 def shutdown_from_tags(tags: dict[str, Any]) -> str | None:
     for key in SHUTDOWN_TAG_KEYS:
         value = tags.get(key)
-        if isinstance(value, str) and value.strip().lower() not in {"", "false", "no", "none", "off"}:
+        off = {"", "false", "no", "none", "off"}
+        if isinstance(value, str) and value.strip().lower() not in off:
             return "schedule"
     return None
 

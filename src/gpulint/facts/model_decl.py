@@ -163,8 +163,11 @@ def _split_args(args: list[str]) -> list[str]:
 
 def _expand_env(token: str, env: dict[str, str]) -> str:
     # Kubernetes substitutes $(VAR) from the container's env; shells substitute $VAR / ${VAR}.
-    token = re.sub(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", lambda m: env.get(m.group(1), m.group(0)), token)
-    return re.sub(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", lambda m: env.get(m.group(1), m.group(0)), token)
+    def value(m: re.Match[str]) -> str:
+        return env.get(m.group(1), m.group(0))
+
+    token = re.sub(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", value, token)
+    return re.sub(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", value, token)
 
 
 def _int(value: str | None) -> int | None:

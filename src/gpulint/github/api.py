@@ -18,13 +18,13 @@ import json
 import logging
 import os
 import re
-import socket
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 log = logging.getLogger("gpulint.github")
 
@@ -57,7 +57,9 @@ class _Secret:
 class GitHubError(Exception):
     """An API call failed.  ``status`` is the HTTP status (``None`` for network errors)."""
 
-    def __init__(self, message: str, status: int | None = None, *, method: str = "", path: str = "") -> None:
+    def __init__(
+        self, message: str, status: int | None = None, *, method: str = "", path: str = ""
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.method = method
@@ -127,7 +129,9 @@ class GitHubClient:
         timeout: float = 30.0,
     ) -> None:
         self.api_url = (api_url or os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL).rstrip("/")
-        self.graphql_url = graphql_url or os.environ.get("GITHUB_GRAPHQL_URL") or graphql_url_for(self.api_url)
+        self.graphql_url = (
+            graphql_url or os.environ.get("GITHUB_GRAPHQL_URL") or graphql_url_for(self.api_url)
+        )
         self.__token = _Secret(token) if token else None
         # Looked up at call time so tests can patch time.sleep / time.time.
         self._sleep = sleep if sleep is not None else _sleep
@@ -192,10 +196,19 @@ class GitHubClient:
             headers["Content-Type"] = "application/json; charset=utf-8"
         return headers
 
-    def _error(self, message: str, status: int | None, method: str, path: str, cls: type[GitHubError] = GitHubError) -> GitHubError:
+    def _error(
+        self,
+        message: str,
+        status: int | None,
+        method: str,
+        path: str,
+        cls: type[GitHubError] = GitHubError,
+    ) -> GitHubError:
         return cls(self.scrub(message), status, method=method, path=self.scrub(path))
 
-    def _rate_limit_wait(self, status: int, headers: dict[str, str], body_text: str) -> float | None:
+    def _rate_limit_wait(
+        self, status: int, headers: dict[str, str], body_text: str
+    ) -> float | None:
         """Seconds to wait for a rate limit, or ``None`` if the response is not one."""
         if status not in (403, 429):
             return None
@@ -229,14 +242,17 @@ class GitHubClient:
         """Send one API request (with retries) and return the decoded response."""
         target = url or self._url(path, params)
         if not self._same_origin(target) and target != self.graphql_url:
-            raise self._error("refusing to send credentials to a different host", None, method, path)
+            raise self._error(
+                "refusing to send credentials to a different host", None, method, path
+            )
         body = None if json_body is None else json.dumps(json_body).encode("utf-8")
         attempt = 0
         rate_waits = 0
         while True:
-            req = urllib.request.Request(target, data=body, method=method, headers=self._headers(body is not None))
+            sent = self._headers(body is not None)
+            req = urllib.request.Request(target, data=body, method=method, headers=sent)
             try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:  # noqa: S310 (http/https only)
+                with urllib.request.urlopen(req, timeout=self.timeout) as resp:  # http(s) only
                     raw = resp.read()
                     status = resp.status
                     headers = {k.lower(): v for k, v in resp.headers.items()}
@@ -245,19 +261,26 @@ class GitHubClient:
                 headers = {k.lower(): v for k, v in (exc.headers or {}).items()}
                 try:
                     raw = exc.read()
-                except Exception:  # noqa: BLE001 - a body we cannot read is just empty
+                except Exception:  # a body we cannot read is just empty
                     raw = b""
                 finally:
                     exc.close()
-            except (urllib.error.URLError, http.client.HTTPException, ConnectionError, socket.timeout, TimeoutError) as exc:
+            except (
+                urllib.error.URLError, http.client.HTTPException, ConnectionError, TimeoutError
+            ) as exc:
                 reason = getattr(exc, "reason", None) or exc.__class__.__name__
                 if attempt < self.max_retries:
                     delay = min(self.max_backoff, self.backoff * (2**attempt))
-                    log.warning("%s %s: connection error (%s); retrying in %.1fs", method, self.scrub(path), self.scrub(str(reason)), delay)
+                    log.warning(
+                        "%s %s: connection error (%s); retrying in %.1fs",
+                        method, self.scrub(path), self.scrub(str(reason)), delay,
+                    )
                     attempt += 1
                     self._sleep(delay)
                     continue
-                raise self._error(f"{method} {path}: connection failed: {reason}", None, method, path) from None
+                raise self._error(
+                    f"{method} {path}: connection failed: {reason}", None, method, path
+                ) from None
 
             text = raw.decode("utf-8", "replace") if raw else ""
             if status < 400:
@@ -282,7 +305,9 @@ class GitHubClient:
                 continue
             if status in _RETRY_STATUSES and attempt < self.max_retries:
                 delay = min(self.max_backoff, self.backoff * (2**attempt))
-                log.warning("%s %s: HTTP %s; retrying in %.1fs", method, self.scrub(path), status, delay)
+                log.warning(
+                    "%s %s: HTTP %s; retrying in %.1fs", method, self.scrub(path), status, delay
+                )
                 attempt += 1
                 self._sleep(delay)
                 continue
@@ -291,7 +316,9 @@ class GitHubClient:
                 message = str(json.loads(text).get("message", ""))
             except (ValueError, AttributeError):
                 message = text[:200]
-            raise self._error(f"{method} {path}: HTTP {status}: {message}".rstrip(": "), status, method, path) from None
+            raise self._error(
+                f"{method} {path}: HTTP {status}: {message}".rstrip(": "), status, method, path
+            ) from None
 
     def get(self, path: str, **params: Any) -> Any:
         return self.request("GET", path, params=params or None).data
@@ -305,7 +332,9 @@ class GitHubClient:
     def delete(self, path: str) -> None:
         self.request("DELETE", path)
 
-    def paginate(self, path: str, *, per_page: int = 100, max_pages: int = 100, **params: Any) -> Iterator[Any]:
+    def paginate(
+        self, path: str, *, per_page: int = 100, max_pages: int = 100, **params: Any
+    ) -> Iterator[Any]:
         """Yield the items of every page of a list endpoint, following ``rel="next"``."""
         resp = self.request("GET", path, params={**params, "per_page": per_page})
         pages = 1
@@ -318,20 +347,23 @@ class GitHubClient:
             if not nxt or pages >= max_pages:
                 return
             if not self._same_origin(nxt):
-                raise self._error(f"GET {path}: pagination link points to another host", resp.status, "GET", path)
+                raise self._error(
+                    f"GET {path}: pagination link points to another host", resp.status, "GET", path
+                )
             resp = self.request("GET", path, url=nxt)
             pages += 1
 
     def graphql(self, query: str, variables: dict[str, Any] | None = None) -> Any:
         """POST a GraphQL query; raise :class:`GitHubError` when the response has errors."""
-        resp = self.request("POST", "graphql", json_body={"query": query, "variables": variables or {}}, url=self.graphql_url)
+        body = {"query": query, "variables": variables or {}}
+        resp = self.request("POST", "graphql", json_body=body, url=self.graphql_url)
         data = resp.data if isinstance(resp.data, dict) else {}
         if data.get("errors"):
-            messages = "; ".join(str(e.get("message", e)) for e in data["errors"] if isinstance(e, dict))
-            forbidden = any(
-                isinstance(e, dict) and e.get("type") in ("FORBIDDEN", "INSUFFICIENT_SCOPES") for e in data["errors"]
-            )
-            raise self._error(f"GraphQL: {messages or 'error'}", 403 if forbidden else resp.status, "POST", "graphql")
+            errors = [e for e in data["errors"] if isinstance(e, dict)]
+            messages = "; ".join(str(e.get("message", e)) for e in errors)
+            forbidden = any(e.get("type") in ("FORBIDDEN", "INSUFFICIENT_SCOPES") for e in errors)
+            status = 403 if forbidden else resp.status
+            raise self._error(f"GraphQL: {messages or 'error'}", status, "POST", "graphql")
         return data.get("data")
 
     def minimize_comment(self, node_id: str, classifier: str = "OUTDATED") -> bool:
@@ -341,4 +373,5 @@ class GitHubClient:
             " minimizedComment { isMinimized } } }"
         )
         data = self.graphql(query, {"id": node_id, "classifier": classifier}) or {}
-        return bool(((data.get("minimizeComment") or {}).get("minimizedComment") or {}).get("isMinimized"))
+        minimized = (data.get("minimizeComment") or {}).get("minimizedComment") or {}
+        return bool(minimized.get("isMinimized"))

@@ -42,6 +42,13 @@ BEHAVIOURS = ("update", "new", "delete-and-new", "hide-and-new")
 ACTIONS_BOT = "github-actions[bot]"
 
 
+
+def _object(data: Any, path: str) -> dict[str, Any]:
+    """A comment as the API returns it: a JSON object (anything else is a failed call)."""
+    if not isinstance(data, dict):
+        raise GitHubError(f"unexpected response from {path}: not a JSON object", path=path)
+    return data
+
 @dataclass
 class Outcome:
     """What :func:`upsert_comment` did.
@@ -74,7 +81,8 @@ def _with_head(body: str, head_sha: str | None) -> str:
         body = COMMENT_MARKER + "\n" + body
     if head_sha and head_of(body) != head_sha.lower():
         body = HEAD_MARKER_RE.sub("", body)
-        body = body.replace(COMMENT_MARKER, f"{COMMENT_MARKER}\n<!-- gpulint:head={head_sha.lower()} -->", 1)
+        marker = f"{COMMENT_MARKER}\n<!-- gpulint:head={head_sha.lower()} -->"
+        body = body.replace(COMMENT_MARKER, marker, 1)
     return body
 
 
@@ -91,7 +99,9 @@ def resolve_author(client: GitHubClient) -> str:
 
 
 class _Ctx:
-    def __init__(self, client: GitHubClient, repo: str, pr: int, author: str, head: str | None) -> None:
+    def __init__(
+        self, client: GitHubClient, repo: str, pr: int, author: str, head: str | None
+    ) -> None:
         self.client = client
         self.repo = repo
         self.pr = pr
@@ -111,9 +121,8 @@ class _Ctx:
 
     def commits(self) -> list[str]:
         if self._commits is None:
-            self._commits = [
-                str(c.get("sha", "")).lower() for c in self.client.paginate(f"repos/{self.repo}/pulls/{self.pr}/commits")
-            ]
+            pages = self.client.paginate(f"repos/{self.repo}/pulls/{self.pr}/commits")
+            self._commits = [str(c.get("sha", "")).lower() for c in pages]
         return self._commits
 
     def is_newer(self, other_head: str | None) -> bool:
@@ -130,14 +139,17 @@ class _Ctx:
         return theirs > ours
 
     def create(self, body: str) -> dict[str, Any]:
-        return self.client.post(f"repos/{self.repo}/issues/{self.pr}/comments", {"body": body})
+        path = f"repos/{self.repo}/issues/{self.pr}/comments"
+        return _object(self.client.post(path, {"body": body}), path)
 
     def update(self, comment_id: int, body: str) -> dict[str, Any]:
-        return self.client.patch(f"repos/{self.repo}/issues/comments/{comment_id}", {"body": body})
+        path = f"repos/{self.repo}/issues/comments/{comment_id}"
+        return _object(self.client.patch(path, {"body": body}), path)
 
     def get(self, comment_id: int) -> dict[str, Any] | None:
+        path = f"repos/{self.repo}/issues/comments/{comment_id}"
         try:
-            return self.client.get(f"repos/{self.repo}/issues/comments/{comment_id}")
+            return _object(self.client.get(path), path)
         except GitHubError as exc:
             if exc.status == 404:
                 return None
@@ -153,7 +165,9 @@ class _Ctx:
             raise
 
 
-def _converge(ctx: _Ctx, body: str, outcome: Outcome, ignore: set[int] | frozenset[int] = frozenset()) -> Outcome:
+def _converge(
+    ctx: _Ctx, body: str, outcome: Outcome, ignore: set[int] | frozenset[int] = frozenset()
+) -> Outcome:
     """Resolve duplicates left by concurrent runs; see the module docstring.
 
     Among our marker comments not in ``ignore`` the oldest survives, the rest are deleted,
@@ -201,7 +215,9 @@ def upsert_comment(
     left untouched (``skipped-newer``).  A 403 returns ``Outcome(action="fallback")``.
     """
     if behaviour not in BEHAVIOURS:
-        raise ValueError(f"unknown comment behaviour {behaviour!r}; expected one of {', '.join(BEHAVIOURS)}")
+        raise ValueError(
+            f"unknown comment behaviour {behaviour!r}; expected one of {', '.join(BEHAVIOURS)}"
+        )
     body = _with_head(body, head_sha)
     try:
         ctx = _Ctx(client, repo, int(pr_number), author or resolve_author(client), head_sha)

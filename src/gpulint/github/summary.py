@@ -21,8 +21,9 @@ def write_job_summary(markdown: str, path: str | os.PathLike[str] | None = None)
     data = markdown if markdown.endswith("\n") else markdown + "\n"
     encoded = data.encode("utf-8")
     if len(encoded) > SUMMARY_LIMIT_BYTES:
-        note = "\n\n_(gpulint summary truncated to fit the job summary limit)_\n".encode()
-        encoded = encoded[: SUMMARY_LIMIT_BYTES - len(note)].decode("utf-8", "ignore").encode() + note
+        note = b"\n\n_(gpulint summary truncated to fit the job summary limit)_\n"
+        kept = encoded[: SUMMARY_LIMIT_BYTES - len(note)].decode("utf-8", "ignore")
+        encoded = kept.encode() + note
     with Path(target).open("ab") as fh:
         fh.write(encoded)
     return True

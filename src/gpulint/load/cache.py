@@ -90,7 +90,8 @@ class ParseCache:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # a lost entry on power loss is harmless
-            db.execute("CREATE TABLE IF NOT EXISTS parse (key TEXT PRIMARY KEY, blob BLOB NOT NULL)")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS parse (key TEXT PRIMARY KEY, blob BLOB NOT NULL)")
         except BaseException:
             db.close()
             raise
@@ -132,7 +133,7 @@ class ParseCache:
             return None
         try:
             value = pickle.loads(row[0])
-        except Exception:  # noqa: BLE001 - a damaged entry: parse again (and overwrite it)
+        except Exception:  # a damaged entry: parse again (and overwrite it)
             self.misses += 1
             return None
         self.hits += 1

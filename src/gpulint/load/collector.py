@@ -19,8 +19,8 @@ reference cycles, so they never need the collector: reference counting frees the
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 _scopes = 0
 _owner = False  # whether the outermost scope may freeze (the process had frozen nothing itself)

@@ -93,7 +93,8 @@ def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnost
                 item_nodes = _items_nodes(node)
                 for i, item in enumerate(doc["items"]):
                     if is_manifest(item):
-                        item_line = item_nodes[i].start_mark.line + 1 if i < len(item_nodes) else line
+                        item_line = (item_nodes[i].start_mark.line + 1 if i < len(item_nodes)
+                                     else line)
                         objects.append(K8sObject(path, item_line, item))
                 continue
             objects.append(K8sObject(path, line, doc))

@@ -10,15 +10,18 @@ from __future__ import annotations
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from gpulint.load import collector
 from gpulint.load.cache import ParseCache
-from gpulint.model import Diagnostic, SourceFile
 from gpulint.load.source import Parsed, decode, diagnostics, parse_to_bytes, read_bytes
+from gpulint.model import Diagnostic, SourceFile
 
 if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
+
     from gpulint.load.kubernetes import K8sObject
     from gpulint.terraform.views import ParsedFile
 
@@ -81,7 +84,7 @@ def _parse_chunk(items: list[tuple[str, str, bytes]]) -> list[bytes]:
     return [parse_to_bytes(kind, data) for _, kind, data in items]
 
 
-def _pool_context() -> object | None:
+def _pool_context() -> BaseContext | None:
     import multiprocessing
 
     # fork starts workers in milliseconds with gpulint already imported; elsewhere use the default.
@@ -106,7 +109,7 @@ def parse_files(files: list[SourceFile], max_bytes: int, jobs: int = 0,
     workers = min(resolve_jobs(jobs), max(1, -(-len(todo) // CHUNK_FILES)))
     blobs = _run(todo, workers, progress, done, total)
     with collector.paused():
-        for (index, key, _, _), blob in zip(todo, blobs):
+        for (index, key, _, _), blob in zip(todo, blobs, strict=True):
             if store:
                 store.put(key, blob)
             outcomes[index].parsed = pickle.loads(blob)
@@ -142,8 +145,8 @@ def _run(todo: list[tuple[int, str, str, bytes]], workers: int, progress: Progre
          done: int, total: int) -> list[bytes]:
     """Parse the cache misses, in order."""
     items = [(key, kind, data) for _, key, kind, data in todo]
+    out: list[bytes] = []
     if workers <= 1 or estimated_seconds([(k, d) for _, k, d in items]) < PARALLEL_MIN_SECONDS:
-        out = []
         for _, kind, data in items:
             out.append(parse_to_bytes(kind, data))
             done += 1
@@ -155,10 +158,8 @@ def _run(todo: list[tuple[int, str, str, bytes]], workers: int, progress: Progre
 
     # Big files first would balance better, but contiguous chunks keep results in order simply.
     chunks = [items[i:i + CHUNK_FILES] for i in range(0, len(items), CHUNK_FILES)]
-    out: list[bytes] = []
     try:
-        with ProcessPoolExecutor(max_workers=workers,
-                                 mp_context=_pool_context()) as pool:  # type: ignore[arg-type]
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
             for blobs in pool.map(_parse_chunk, chunks):
                 out.extend(blobs)
                 done += len(blobs)

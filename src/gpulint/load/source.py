@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import os
 import pickle
-import stat
 import re
+import stat
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from gpulint.model import Diagnostic
 
@@ -112,7 +113,7 @@ def parse(kind: str, data: bytes) -> Parsed:
         return Parsed(kind, diags=[(None, "nesting too deep to parse, skipped", "error")])
     except MemoryError:
         return Parsed(kind, diags=[(None, "file too large to parse in memory, skipped", "error")])
-    except Exception as e:  # noqa: BLE001 - one odd file must not stop the scan of the others
+    except Exception as e:  # one odd file must not stop the scan of the others
         return Parsed(kind, diags=[(None, f"internal error while parsing ({type(e).__name__}: "
                                           f"{e}); please report it", "error")])
 

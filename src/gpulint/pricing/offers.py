@@ -7,14 +7,15 @@ Kubernetes pod that names only a GPU model, N GPUs at that provider's cheapest G
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from gpulint.pricing import catalog
 from gpulint.pricing import price as cost
-from gpulint.sizing import generations
-from gpulint.sizing import estimate as sizing
 from gpulint.pricing.overrides import PricingOverrides
+from gpulint.sizing import estimate as sizing
+from gpulint.sizing import generations
+
 
 @dataclass(frozen=True)
 class Offer:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["GpuGeneration", "lookup", "table", "relative_throughput"]
+__all__ = ["GpuGeneration", "lookup", "relative_throughput", "table"]
 
 
 @dataclass(frozen=True)
@@ -74,5 +74,6 @@ def relative_throughput(current: GpuGeneration, current_count: float,
         return None
     bandwidth = ((other.mem_bandwidth_gbs or 0.0) * other_count
                  / ((current.mem_bandwidth_gbs or 1.0) * current_count))
-    compute = (other.fp16_tflops or 0.0) * other_count / ((current.fp16_tflops or 1.0) * current_count)
+    compute = ((other.fp16_tflops or 0.0) * other_count
+               / ((current.fp16_tflops or 1.0) * current_count))
     return min(bandwidth, compute)

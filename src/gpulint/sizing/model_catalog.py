@@ -13,7 +13,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["ModelInfo", "resolve", "catalog_metadata", "names", "MOE_FFN_FRACTION", "MOE_DEFAULT_TOP_K"]
+__all__ = ["MOE_DEFAULT_TOP_K", "MOE_FFN_FRACTION", "ModelInfo", "catalog_metadata", "names",
+           "resolve"]
 
 # For an unknown "NxMB" MoE name, N*M overcounts: attention, embeddings and
 # norms are shared, only the FFN is replicated per expert. Fitting
@@ -71,7 +72,8 @@ class ModelInfo:
 @lru_cache(maxsize=1)
 def _catalog() -> dict[str, Any]:
     text = resources.files("gpulint.data").joinpath("model_catalog.json").read_text("utf-8")
-    return json.loads(text)
+    catalog: dict[str, Any] = json.loads(text)
+    return catalog
 
 
 def catalog_metadata() -> dict[str, Any]:
@@ -82,7 +84,8 @@ def catalog_metadata() -> dict[str, Any]:
 
 def names() -> dict[str, str]:
     """Every catalog id and alias -> its canonical id (for did-you-mean suggestions)."""
-    return {name: row["id"] for row in _catalog()["models"] for name in [row["id"], *row["aliases"]]}
+    return {name: row["id"] for row in _catalog()["models"]
+            for name in [row["id"], *row["aliases"]]}
 
 
 @lru_cache(maxsize=1)
@@ -206,7 +209,8 @@ def _variants(key: str) -> list[str]:
     tokens = re.split(r"(?<=[^-_])[-_](?=[^-_])", key)
     while len(tokens) > 1:
         last = tokens[-1]
-        if last in _VARIANT_TOKENS or last in _PRECISION_TOKENS or re.fullmatch(r"v?\d+(\.\d+)?bit", last):
+        if (last in _VARIANT_TOKENS or last in _PRECISION_TOKENS
+                or re.fullmatch(r"v?\d+(\.\d+)?bit", last)):
             tokens = tokens[:-1]
             out.append("-".join(tokens))
             continue
@@ -258,13 +262,13 @@ def _size_from_name(name: str, implied: str | None) -> ModelInfo | None:
     m = _MOE_RX.search(low)
     if m:
         n, size = int(m.group(1)), float(m.group(2)) * 1e9
-        total = size * (1 + (n - 1) * MOE_FFN_FRACTION)
         k = min(MOE_DEFAULT_TOP_K, n)
-        active = size * (1 + (k - 1) * MOE_FFN_FRACTION)
         return ModelInfo(
-            id=label, params_total=int(total), params_active=int(active), estimated=True,
-            params_source=(f"estimated from name '{m.group(0)}': {n} experts of ~{m.group(2)}B with "
-                           f"shared attention (FFN fraction {MOE_FFN_FRACTION}, top-{k} routing)"),
+            id=label, params_total=int(size * (1 + (n - 1) * MOE_FFN_FRACTION)),
+            params_active=int(size * (1 + (k - 1) * MOE_FFN_FRACTION)), estimated=True,
+            params_source=(f"estimated from name '{m.group(0)}': {n} experts of ~{m.group(2)}B "
+                           f"with shared attention (FFN fraction {MOE_FFN_FRACTION}, "
+                           f"top-{k} routing)"),
             params_precision="nominal", arch_kind="decoder-moe",
             implied_precision=implied, source="name")
     sizes = [(float(x), unit) for x, unit in _SIZE_RX.findall(low)]
