@@ -1,15 +1,13 @@
 from __future__ import annotations
 
 import os
-import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURES = os.path.join(ROOT, "tests", "rules")
-
 import shutil
 from pathlib import Path
 
 import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(ROOT, "tests", "rules")
 
 WORKFLOW_MODULE = os.path.join(ROOT, "tests", "workflow", "module")
 

@@ -23,7 +23,8 @@ from urllib.parse import parse_qs, urlsplit
 
 @dataclass
 class Fault:
-    kind: str  # status | drop | drop-after | primary | secondary | secondary-no-header | echo | foreign-link
+    # status | drop | drop-after | primary | secondary | secondary-no-header | echo | foreign-link
+    kind: str
     status: int = 502
     method: str | None = None
     path_re: str | None = None
@@ -40,8 +41,10 @@ class Token:
 
 @dataclass
 class State:
-    comments: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # "owner/repo#n" -> comments
-    commits: dict[str, list[str]] = field(default_factory=dict)  # "owner/repo#n" -> shas oldest first
+    # "owner/repo#n" -> comments
+    comments: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    # "owner/repo#n" -> shas oldest first
+    commits: dict[str, list[str]] = field(default_factory=dict)
     minimized: set[str] = field(default_factory=set)
     next_id: int = 1000
     requests: list[tuple[str, str]] = field(default_factory=list)
@@ -71,7 +74,8 @@ class FakeGitHub:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever,
+                                       kwargs={"poll_interval": 0.05}, daemon=True)
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -84,7 +88,7 @@ class FakeGitHub:
     def api_url(self) -> str:
         return self.origin + self.prefix
 
-    def __enter__(self) -> "FakeGitHub":
+    def __enter__(self) -> FakeGitHub:
         self.thread.start()
         return self
 
@@ -94,7 +98,8 @@ class FakeGitHub:
 
     # -- setup helpers ------------------------------------------------------------------
 
-    def add_token(self, token: str, login: str, *, write: bool = True, user_endpoint: bool = True) -> None:
+    def add_token(self, token: str, login: str, *, write: bool = True,
+                  user_endpoint: bool = True) -> None:
         self.tokens[token] = Token(login, write, user_endpoint)
 
     def set_commits(self, repo: str, pr: int, shas: list[str]) -> None:
@@ -182,9 +187,11 @@ class FakeGitHub:
             if fault.kind == "secondary-no-header":
                 return self._send(h, 429, {"message": "You have exceeded a secondary rate limit."})
             if fault.kind == "echo":  # a misbehaving proxy that reflects the request headers
-                return self._send(h, fault.status, {"message": f"bad request, headers were {dict(h.headers)}"})
+                return self._send(h, fault.status,
+                                  {"message": f"bad request, headers were {dict(h.headers)}"})
             if fault.kind == "foreign-link":
-                return self._send(h, 200, [], {"Link": '<http://evil.invalid/steal?page=2>; rel="next"'})
+                return self._send(h, 200, [],
+                                  {"Link": '<http://evil.invalid/steal?page=2>; rel="next"'})
             if fault.kind == "drop-after":  # do the work, then lose the response
                 h._drop_response = True  # type: ignore[attr-defined]
 
@@ -194,7 +201,8 @@ class FakeGitHub:
         if token is None:
             return self._send(h, 401, {"message": "Bad credentials"})
 
-        if path == self.prefix.rsplit("/v3", 1)[0] + "/graphql" if self.prefix else path == "/graphql":
+        graphql = self.prefix.rsplit("/v3", 1)[0] + "/graphql" if self.prefix else "/graphql"
+        if path == graphql:
             return self._graphql(h, token, raw)
         if not path.startswith(self.prefix + "/"):
             return self._send(h, 404, {"message": "Not Found"})
@@ -245,10 +253,12 @@ class FakeGitHub:
         if m and method == "GET":
             with self.lock:
                 shas = list(self.state.commits.get(f"{m.group(1)}#{int(m.group(2))}", []))
-            return self._page(h, path, query, [{"sha": s, "commit": {"message": "x"}} for s in shas])
+            commits = [{"sha": s, "commit": {"message": "x"}} for s in shas]
+            return self._page(h, path, query, commits)
         return self._send(h, 404, {"message": "Not Found"})
 
-    def _page(self, h: BaseHTTPRequestHandler, path: str, query: dict[str, str], items: list[Any]) -> None:
+    def _page(self, h: BaseHTTPRequestHandler, path: str, query: dict[str, str],
+              items: list[Any]) -> None:
         per_page = max(1, min(100, int(query.get("per_page", "30"))))
         page = max(1, int(query.get("page", "1")))
         last = max(1, -(-len(items) // per_page))
@@ -269,19 +279,25 @@ class FakeGitHub:
             return self._send(h, 200, {"errors": [{"message": "unsupported query"}]})
         if not token.write:
             return self._send(h, 200, {"data": {"minimizeComment": None},
-                                       "errors": [{"type": "FORBIDDEN", "message": "Resource not accessible by integration"}]})
+                                       "errors": [{"type": "FORBIDDEN", "message":
+                                                   "Resource not accessible by integration"}]})
         variables = req.get("variables") or {}
         node = variables.get("id")
         with self.lock:
-            exists = any(c["node_id"] == node for items in self.state.comments.values() for c in items)
+            exists = any(c["node_id"] == node
+                         for items in self.state.comments.values() for c in items)
             if exists:
                 self.state.minimized.add(node)
         if not exists:
             return self._send(h, 200, {"data": {"minimizeComment": None},
-                                       "errors": [{"type": "NOT_FOUND", "message": f"Could not resolve to a node with the global id of '{node}'"}]})
-        return self._send(h, 200, {"data": {"minimizeComment": {"minimizedComment": {"isMinimized": True}}}})
+                                       "errors": [{"type": "NOT_FOUND", "message":
+                                                   "Could not resolve to a node with the global "
+                                                   f"id of '{node}'"}]})
+        minimized = {"minimizeComment": {"minimizedComment": {"isMinimized": True}}}
+        return self._send(h, 200, {"data": minimized})
 
-    def _send(self, h: BaseHTTPRequestHandler, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+    def _send(self, h: BaseHTTPRequestHandler, status: int, payload: Any,
+              headers: dict[str, str] | None = None) -> None:
         if getattr(h, "_drop_response", False):
             h.close_connection = True
             return

@@ -18,6 +18,7 @@ ACTION = ROOT / "action.yml"
 WORKFLOW = ROOT / "docs" / "examples" / "gpulint-workflow.yml"
 DOCS = ROOT / "docs" / "github.md"
 
+SCALAR = {"type": ["string", "number", "boolean"]}
 _STEP = {
     "type": "object",
     "properties": {
@@ -27,8 +28,8 @@ _STEP = {
         "run": {"type": "string", "minLength": 1},
         "shell": {"type": "string", "enum": ["bash", "sh", "pwsh", "python", "cmd", "powershell"]},
         "uses": {"type": "string", "pattern": r"^[^\s@]+@[^\s@]+$"},
-        "with": {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]}},
-        "env": {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]}},
+        "with": {"type": "object", "additionalProperties": SCALAR},
+        "env": {"type": "object", "additionalProperties": SCALAR},
         "continue-on-error": {"type": ["boolean", "string"]},
         "working-directory": {"type": "string"},
     },
@@ -43,7 +44,8 @@ ACTION_SCHEMA = {
         "name": {"type": "string", "minLength": 1},
         "description": {"type": "string", "minLength": 1},
         "author": {"type": "string"},
-        "branding": {"type": "object", "properties": {"icon": {"type": "string"}, "color": {"type": "string"}}},
+        "branding": {"type": "object",
+                     "properties": {"icon": {"type": "string"}, "color": {"type": "string"}}},
         "inputs": {
             "type": "object",
             "propertyNames": {"pattern": "^[_a-zA-Z][a-zA-Z0-9_-]*$"},
@@ -131,7 +133,8 @@ def test_action_matches_schema():
 
 def test_action_has_documented_inputs_and_steps():
     action = load(ACTION)
-    assert {"paths", "config", "fail-on", "comment-behaviour", "upload-sarif", "python-version"} <= set(action["inputs"])
+    assert {"paths", "config", "fail-on", "comment-behaviour", "upload-sarif",
+            "python-version"} <= set(action["inputs"])
     steps = action["runs"]["steps"]
     uses = [s.get("uses", "") for s in steps]
     assert any(u.startswith("actions/setup-python@") for u in uses)
@@ -166,7 +169,8 @@ def test_action_behaviour_and_fail_on_defaults_are_valid():
 def test_example_workflow_matches_schema():
     wf = load(WORKFLOW)
     jsonschema.Draft202012Validator(WORKFLOW_SCHEMA).validate(wf)
-    assert wf["permissions"] == {"contents": "read", "pull-requests": "write", "security-events": "write"}
+    assert wf["permissions"] == {"contents": "read", "pull-requests": "write",
+                                 "security-events": "write"}
     assert "pull_request" in wf["on"]
 
 
@@ -177,7 +181,8 @@ def test_docs_embed_the_example_workflow():
 
 @pytest.mark.parametrize("bad", [
     {"name": "x", "description": "y", "runs": {"using": "composite", "steps": [{"run": "echo"}]}},
-    {"name": "x", "description": "y", "runs": {"using": "node20", "steps": [{"run": "echo", "shell": "bash"}]}},
+    {"name": "x", "description": "y",
+     "runs": {"using": "node20", "steps": [{"run": "echo", "shell": "bash"}]}},
     {"name": "x", "description": "y", "inputs": {"a": {"default": "1"}},
      "runs": {"using": "composite", "steps": [{"run": "echo", "shell": "bash"}]}},
     {"description": "y", "runs": {"using": "composite", "steps": [{"uses": "a/b@v1"}]}},

@@ -36,7 +36,7 @@ def test_example_workflow_matches_the_published_schema() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_the_check_rejects_a_broken_action(tmp_path: "os.PathLike[str]") -> None:
+def test_the_check_rejects_a_broken_action(tmp_path: os.PathLike[str]) -> None:
     broken = os.path.join(tmp_path, "action.yml")
     with open(broken, "w") as fh:
         fh.write("name: x\ndescription: y\nruns:\n  using: composite\n  steps:\n"

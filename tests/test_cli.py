@@ -68,7 +68,7 @@ def test_error_finding_fails_at_error_threshold() -> None:
     assert code == 1 and "gpu-model-does-not-fit" in out
 
 
-def test_clean_input_exits_zero(tmp_path: "os.PathLike[str]") -> None:
+def test_clean_input_exits_zero(tmp_path: os.PathLike[str]) -> None:
     p = os.path.join(tmp_path, "web.tf")
     with open(p, "w") as fh:
         fh.write('resource "aws_instance" "web" {\n  instance_type = "m5.large"\n}\n')
@@ -77,7 +77,7 @@ def test_clean_input_exits_zero(tmp_path: "os.PathLike[str]") -> None:
     assert "0 GPU resources in 1 files" in out
 
 
-def test_malformed_file_is_a_diagnostic_and_others_still_scan(tmp_path: "os.PathLike[str]") -> None:
+def test_malformed_file_is_a_diagnostic_and_others_still_scan(tmp_path: os.PathLike[str]) -> None:
     with open(os.path.join(tmp_path, "bad.tf"), "w") as fh:
         fh.write('resource "aws_instance" "x" {\n  instance_type = \n}\n')
     with open(os.path.join(tmp_path, "bad.yaml"), "w") as fh:
@@ -85,7 +85,7 @@ def test_malformed_file_is_a_diagnostic_and_others_still_scan(tmp_path: "os.Path
     with open(os.path.join(tmp_path, "good.tf"), "w") as fh:
         fh.write('resource "aws_instance" "t" {\n  instance_type = "p4d.24xlarge"\n'
                  '  tags = { workload = "training" }\n}\n')
-    code, out, err = run("scan", str(tmp_path), "--format", "json")
+    _code, out, err = run("scan", str(tmp_path), "--format", "json")
     report = json.loads(out)
     paths = {os.path.basename(d["path"]): d for d in report["diagnostics"]}
     assert paths["bad.tf"]["line"] == 2 and "parse error" in paths["bad.tf"]["message"]
@@ -100,7 +100,7 @@ def test_missing_path_is_a_usage_error() -> None:
     assert "no such file or directory: does/not/exist" in err
 
 
-def test_a_file_that_does_not_parse_fails_the_run(tmp_path: "os.PathLike[str]") -> None:
+def test_a_file_that_does_not_parse_fails_the_run(tmp_path: os.PathLike[str]) -> None:
     with open(os.path.join(tmp_path, "bad.tf"), "w") as fh:
         fh.write('resource "aws_instance" "x" {\n  instance_type = \n}\n')
     assert run("scan", str(tmp_path))[0] == 1
@@ -118,14 +118,14 @@ def test_bad_var_is_usage_error() -> None:
 
 
 def test_var_overrides_tfvars() -> None:
-    code, out, _ = run("scan", os.path.join(EXAMPLES, "terraform"), "--format", "json",
+    _code, out, _ = run("scan", os.path.join(EXAMPLES, "terraform"), "--format", "json",
                        "--var", "inference_instance_type=g6e.xlarge")
     report = json.loads(out)
     llm = next(r for r in report["resources"] if r["address"] == "aws_instance.llm_server")
     assert llm["instance_type"] == "g6e.xlarge"
 
 
-def test_unset_variable_is_reported_as_unknown(tmp_path: "os.PathLike[str]") -> None:
+def test_unset_variable_is_reported_as_unknown(tmp_path: os.PathLike[str]) -> None:
     with open(os.path.join(tmp_path, "main.tf"), "w") as fh:
         fh.write('variable "gpu_type" {}\nresource "aws_instance" "t" {\n'
                  '  instance_type = var.gpu_type\n  tags = { workload = "training" }\n}\n')
@@ -147,7 +147,7 @@ def test_rules_list_and_show() -> None:
     assert code == 2 and "did you mean 'gpu-training-on-demand'" in err
 
 
-def test_invalid_custom_rule_dir_is_usage_error(tmp_path: "os.PathLike[str]") -> None:
+def test_invalid_custom_rule_dir_is_usage_error(tmp_path: os.PathLike[str]) -> None:
     with open(os.path.join(tmp_path, "my-rule.yaml"), "w") as fh:
         fh.write("id: my-rule\nsummary: a rule\nseverity: warn\nmatch: {fact: capacty, equals: 1}\n")
     code, _, err = run("scan", EXAMPLES, "--rules-dir", str(tmp_path))
@@ -171,9 +171,9 @@ def test_internal_error_is_one_line_exit_3(monkeypatch: pytest.MonkeyPatch,
     assert "internal error: RuntimeError: simulated bug" in err and "Traceback" not in err
 
 
-def test_output_file(tmp_path: "os.PathLike[str]") -> None:
+def test_output_file(tmp_path: os.PathLike[str]) -> None:
     target = os.path.join(tmp_path, "report.json")
-    code, out, _ = run("scan", EXAMPLES, "--format", "json", "-o", target)
+    _code, out, _ = run("scan", EXAMPLES, "--format", "json", "-o", target)
     assert out == ""
     with open(target) as fh:
         assert json.load(fh)["schema_version"] == 1

@@ -117,7 +117,7 @@ def test_kubernetes_spot_selectors_share_of_node_and_cheapest_gpu_hour() -> None
     assert serve.facts["cost.basis"].startswith(
         "2/4 GPUs of aws g5.12xlarge us-east-1 (default region) spot")
     job = rs["Job/gke-spot"]
-    per_gpu, provider, itype, region = catalog.cheapest_per_gpu_hour("L4", "gcp")  # type: ignore[misc]
+    _per_gpu, provider, itype, region = catalog.cheapest_per_gpu_hour("L4", "gcp")  # type: ignore[misc]
     assert provider == "gcp"  # the GKE accelerator label keeps the pod on GCP prices
     row = catalog.price(provider, itype, region)
     assert row and row.spot

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -113,7 +113,7 @@ def test_cost_text_and_markdown_and_group_by() -> None:
 
 
 def test_cost_unpriced_resource_says_why() -> None:
-    code, out = _run("cost", os.path.join(HERE, "azure"))
+    _code, out = _run("cost", os.path.join(HERE, "azure"))
     assert "not priced: region unknown: variable location has no default" in out
     assert "(1 not priced)" in out
 
@@ -169,7 +169,7 @@ def test_bad_pricing_flags_are_usage_errors(args: list[str], message: str) -> No
 
 
 def test_default_region_flag() -> None:
-    code, out = _run("cost", os.path.join(HERE, "azure"), "--default-region", "azure=westus2",
+    _code, out = _run("cost", os.path.join(HERE, "azure"), "--default-region", "azure=westus2",
                      "--format", "json")
     rows = {r["address"]: r for r in json.loads(out)["resources"]}
     pool = rows["azurerm_kubernetes_cluster_node_pool.autoscale"]

@@ -29,7 +29,8 @@ def test_worked_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     (rules / "org-large-gpu-needs-approval.yaml").write_text(_blocks("yaml")[0])
     (tmp_path / "infra").mkdir()
     (tmp_path / "infra" / "main.tf").write_text(_blocks("hcl")[0])
-    run = CliRunner().invoke(cli, ["validate-rules", str(rules / "org-large-gpu-needs-approval.yaml")])
+    rule = rules / "org-large-gpu-needs-approval.yaml"
+    run = CliRunner().invoke(cli, ["validate-rules", str(rule)])
     assert run.exit_code == 0 and "1 rule file(s) valid" in run.stdout
     run = CliRunner().invoke(cli, ["scan", "infra", "--rules-dir", "policies/gpulint"])
     console = _blocks("console")[0]

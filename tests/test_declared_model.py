@@ -7,7 +7,7 @@ import pytest
 from gpulint.facts.model_decl import from_command, from_tags
 
 
-def _cmd(*args: str, env: dict[str, str] | None = None):  # noqa: ANN202 - test helper
+def _cmd(*args: str, env: dict[str, str] | None = None):
     return from_command(list(args), env or {}, "container c")
 
 
@@ -22,8 +22,8 @@ def test_vllm_serve_positional_with_every_sizing_flag() -> None:
 
 
 def test_vllm_quantization_wins_over_dtype() -> None:
-    d = _cmd("python3", "-m", "vllm.entrypoints.openai.api_server", "--model=TheBloke/Llama-2-13B-AWQ",
-             "--dtype", "half", "--quantization", "awq")
+    d = _cmd("python3", "-m", "vllm.entrypoints.openai.api_server",
+             "--model=TheBloke/Llama-2-13B-AWQ", "--dtype", "half", "--quantization", "awq")
     assert d is not None and d.id == "TheBloke/Llama-2-13B-AWQ" and d.precision == "awq"
 
 
@@ -81,7 +81,8 @@ def test_unset_reference_stays_visible_for_the_caller() -> None:
 
 
 def test_model_from_env_when_args_name_none() -> None:
-    d = _cmd("text-generation-launcher", env={"MODEL_ID": "bigcode/starcoder2-15b", "NUM_SHARD": "2"})
+    d = _cmd("text-generation-launcher",
+             env={"MODEL_ID": "bigcode/starcoder2-15b", "NUM_SHARD": "2"})
     assert d is not None and d.id == "bigcode/starcoder2-15b" and d.tensor_parallel == 2
     assert d.source == "container c env MODEL_ID"
 
@@ -124,14 +125,17 @@ def test_command_names_the_server_before_the_image() -> None:
 
 
 def test_tensor_pipeline_and_data_parallelism_multiply() -> None:
-    d = _cmd("vllm", "serve", "meta-llama/Llama-3.1-70B-Instruct", "-tp", "2", "-pp", "2", "-dp", "2")
+    d = _cmd("vllm", "serve", "meta-llama/Llama-3.1-70B-Instruct",
+             "-tp", "2", "-pp", "2", "-dp", "2")
     assert d is not None
     assert (d.tensor_parallel, d.pipeline_parallel, d.data_parallel) == (2, 2, 2)
     assert (d.gpus_per_replica, d.gpus_used) == (4, 8)
-    long = _cmd("vllm", "serve", "m/x-7b", "--pipeline-parallel-size=4", "--data-parallel-size", "2")
+    long = _cmd("vllm", "serve", "m/x-7b", "--pipeline-parallel-size=4",
+                "--data-parallel-size", "2")
     assert long is not None and (long.tensor_parallel, long.gpus_per_replica, long.gpus_used) \
         == (None, 4, 8)
-    sglang = _cmd("python", "-m", "sglang.launch_server", "--model-path", "m/x-7b", "--dp-size", "4")
+    sglang = _cmd("python", "-m", "sglang.launch_server", "--model-path", "m/x-7b",
+                  "--dp-size", "4")
     assert sglang is not None and sglang.gpus_used == 4 and sglang.parallel_declared
     assert not _cmd("vllm", "serve", "m/x-7b").parallel_declared  # type: ignore[union-attr]
 

@@ -244,7 +244,7 @@ def test_rename_with_a_resize_is_removed_plus_added_and_unpriced_changes_are_cou
     mystery = by["aws_instance.mystery"]
     assert mystery["change"] == "added" and mystery["after_usd"] is None
     assert mystery["delta_usd"] is None and d["unpriced_changes"] == 1
-    code, out, _ = _run("diff", "--base", "HEAD", "infra")
+    _code, out, _ = _run("diff", "--base", "HEAD", "infra")
     assert "1 changed resource(s) could not be priced" in out
 
 

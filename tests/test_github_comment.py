@@ -116,7 +116,8 @@ def test_older_head_never_overwrites_newer(gh):
     older = upsert_comment(c, REPO, PR, body("for commit 2"), head_sha=SHAS[1])
     assert older.action == "skipped-newer" and older.comment_id == newer.comment_id
     for behaviour in ("new", "delete-and-new", "hide-and-new"):
-        assert upsert_comment(c, REPO, PR, body("old"), behaviour, SHAS[0]).action == "skipped-newer"
+        outcome = upsert_comment(c, REPO, PR, body("old"), behaviour, SHAS[0])
+        assert outcome.action == "skipped-newer"
     [only] = ours(gh)
     assert "for commit 4" in only["body"]
     # A run whose head is no longer in the PR (force-pushed away) is stale too.
@@ -369,7 +370,8 @@ def test_token_never_leaks(gh, caplog, capsys):
         client_for(gh, max_wait=1).get("user")
     texts.append(str(info.value))
     gh.faults.clear()
-    texts.append(upsert_comment(client_for(gh, RO_TOKEN), REPO, PR, body("x"), head_sha=SHAS[0]).reason)
+    outcome = upsert_comment(client_for(gh, RO_TOKEN), REPO, PR, body("x"), head_sha=SHAS[0])
+    texts.append(outcome.reason)
     with pytest.raises(GitHubError) as info:  # refusing a foreign host must not echo it either
         c.request("GET", "x", url="http://evil.invalid/")
     texts.append(str(info.value))
@@ -385,7 +387,8 @@ def test_cli_never_prints_token(gh, tmp_path, monkeypatch):
     for token in (BOT_TOKEN, RO_TOKEN, "ghs_unknownTOKEN0000000000000000004"):
         monkeypatch.setenv("GITHUB_TOKEN", token)
         gh.inject("echo", status=400, method="POST")
-        result = CliRunner().invoke(comment_group, ["github", "--report", str(DATA / "pr_report.json"), "--strict"])
+        result = CliRunner().invoke(
+            comment_group, ["github", "--report", str(DATA / "pr_report.json"), "--strict"])
         assert token not in result.output and token not in (result.stderr or "")
         assert token not in repr(result.exception)
 
@@ -393,9 +396,11 @@ def test_cli_never_prints_token(gh, tmp_path, monkeypatch):
 # ------------------------------------------------------------------------------ CLI
 
 
-def _env(monkeypatch, gh: FakeGitHub, tmp_path: Path, *, pr: int | None = PR, sha: str = SHAS[0]) -> Path:
+def _env(monkeypatch, gh: FakeGitHub, tmp_path: Path, *, pr: int | None = PR,
+         sha: str = SHAS[0]) -> Path:
     event = tmp_path / "event.json"
-    payload = {"pull_request": {"number": pr, "head": {"sha": sha}}} if pr else {"ref": "refs/heads/main"}
+    payload = ({"pull_request": {"number": pr, "head": {"sha": sha}}} if pr
+               else {"ref": "refs/heads/main"})
     event.write_text(json.dumps(payload))
     summary = tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
@@ -408,7 +413,8 @@ def _env(monkeypatch, gh: FakeGitHub, tmp_path: Path, *, pr: int | None = PR, sh
 
 
 def invoke(*args: str):
-    return CliRunner().invoke(comment_group, ["github", "--report", str(DATA / "pr_report.json"), *args])
+    return CliRunner().invoke(comment_group,
+                              ["github", "--report", str(DATA / "pr_report.json"), *args])
 
 
 def test_cli_posts_comment_from_actions_environment(gh, tmp_path, monkeypatch):
@@ -495,7 +501,8 @@ def test_cli_fail_on(gh, tmp_path, monkeypatch):
 )
 def test_cli_usage_errors(gh, tmp_path, monkeypatch, args):
     _env(monkeypatch, gh, tmp_path)
-    result = CliRunner().invoke(comment_group, ["github", "--report", str(DATA / "pr_report.json"), *args])
+    result = CliRunner().invoke(comment_group,
+                                ["github", "--report", str(DATA / "pr_report.json"), *args])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
 

@@ -30,8 +30,8 @@ _keys = st.sampled_from([
 ])
 _values = st.recursive(_scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=3), st.dictionaries(_keys, inner, max_size=4)), max_leaves=25)
-_kinds = st.sampled_from(sorted(KINDS) + ["NodePool", "HorizontalPodAutoscaler", "ScaledObject",
-                                          "ConfigMap", "Service"])
+_kinds = st.sampled_from([*sorted(KINDS), "NodePool", "HorizontalPodAutoscaler", "ScaledObject",
+                          "ConfigMap", "Service"])
 _apis = st.sampled_from(["v1", "karpenter.sh/v1", "keda.sh/v1alpha1", "serving.knative.dev/v1"])
 
 
@@ -69,10 +69,10 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     found = [prefix] if prefix else []
     if isinstance(value, dict):
         for k, v in value.items():
-            found += _paths(v, prefix + (k,))
+            found += _paths(v, (*prefix, k))
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            found += _paths(v, prefix + (i,))
+            found += _paths(v, (*prefix, i))
     return found
 
 

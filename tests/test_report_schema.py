@@ -62,7 +62,8 @@ def test_terraform_and_plan_reports_validate() -> None:
 
 def test_summary_adds_up() -> None:
     report = _scan(os.path.join(ROOT, "examples"))
-    priced = [r["monthly_cost_usd"] for r in report["resources"] if r["monthly_cost_usd"] is not None]
+    priced = [r["monthly_cost_usd"] for r in report["resources"]
+              if r["monthly_cost_usd"] is not None]
     assert abs(report["summary"]["monthly_cost_usd"] - sum(priced)) < 0.01
     counts = report["summary"]["findings"]
     assert sum(counts.values()) == len(report["findings"])

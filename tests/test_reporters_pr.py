@@ -71,12 +71,13 @@ def hostile_report(report: dict) -> dict:
     out["not_evaluated"] = []
     out["diagnostics"] = []
     for i, s in enumerate(HOSTILE):
-        out["findings"].append({**base_f, "rule": f"rule-{i}`|{s}", "address": s, "path": f"dir/{s}.tf",
-                                "message": s, "fingerprint": f"fp{i}"})
+        out["findings"].append({**base_f, "rule": f"rule-{i}`|{s}", "address": s,
+                                "path": f"dir/{s}.tf", "message": s, "fingerprint": f"fp{i}"})
         out["resources"].append({**base_r, "address": s, "gpu_model": s})
         out["not_evaluated"].append({"rule": s, "address": s, "path": s, "line": 1, "reason": s})
         out["diagnostics"].append({"path": s, "line": 2, "severity": "error", "message": s})
-    out["catalog"] = {"source": "<b>@team</b> https://x.example", "date": "2026-05-20", "version": "x"}
+    out["catalog"] = {"source": "<b>@team</b> https://x.example", "date": "2026-05-20",
+                      "version": "x"}
     return out
 
 
@@ -141,7 +142,8 @@ def test_markdown_links_point_to_head_blob(report):
     assert len(hrefs) == 3
 
 
-@pytest.mark.parametrize("bad_url,bad_sha", [("javascript:alert(1)", SHA), (REPO_URL + ")x", SHA), (REPO_URL, "HEAD~1")])
+@pytest.mark.parametrize("bad_url,bad_sha", [("javascript:alert(1)", SHA),
+                                             (REPO_URL + ")x", SHA), (REPO_URL, "HEAD~1")])
 def test_markdown_rejects_bad_link_inputs(report, bad_url, bad_sha):
     body = markdown.render(report, repo_url=bad_url, head_sha=bad_sha)
     assert "](" not in body
@@ -181,7 +183,8 @@ def test_markdown_rendered_table_and_no_injected_html(report):
 def test_markdown_no_mentions_autolinks_or_issue_refs(report):
     body = markdown.render(hostile_report(report), repo_url=REPO_URL, head_sha=SHA)
     text = body.replace("\\", "")
-    assert not re.search("@(?!" + ZWJ + ")", text), "an @ without a zero-width joiner could mention someone"
+    assert not re.search("@(?!" + ZWJ + ")", text), \
+        "an @ without a zero-width joiner could mention someone"
     assert not re.search(r"(?i)https?://(?!github\.com/acme/infra/blob/)", text)
     assert not re.search(r"(?i)\bwww\.", text)
     assert not re.search(r"#\d", text)
@@ -203,8 +206,8 @@ def test_code_span_handles_backticks_and_pipes():
 def test_markdown_truncates_to_limit(report):
     big = copy.deepcopy(report)
     f0, r0 = report["findings"][0], report["resources"][0]
-    big["findings"] = [{**f0, "address": f"aws_instance.n{i}", "fingerprint": f"f{i}", "message": "x" * 300}
-                       for i in range(600)]
+    big["findings"] = [{**f0, "address": f"aws_instance.n{i}", "fingerprint": f"f{i}",
+                        "message": "x" * 300} for i in range(600)]
     big["resources"] = [{**r0, "address": f"aws_instance.n{i}"} for i in range(600)]
     body = markdown.render(big, repo_url=REPO_URL, head_sha=SHA)
     assert len(body) <= 65000
@@ -259,7 +262,8 @@ def test_sarif_content(report, rules):
     oversized = driver["rules"][0]
     assert oversized["shortDescription"]["text"] == rules[0]["summary"]
     assert oversized["fullDescription"]["text"] == rules[0]["docs"]["why"]
-    assert "g6.xlarge" in oversized["help"]["markdown"] and "p4d.24xlarge" in oversized["help"]["text"]
+    assert "g6.xlarge" in oversized["help"]["markdown"]
+    assert "p4d.24xlarge" in oversized["help"]["text"]
     assert "```" in oversized["help"]["markdown"]
     assert oversized["defaultConfiguration"]["level"] == "warning"
     assert driver["rules"][1]["defaultConfiguration"]["level"] == "note"
@@ -296,7 +300,8 @@ def test_sarif_paths_and_unknown_rules(report, rules, sarif_schema):
 
 
 def test_annotation_escaping():
-    line = annotations.command("warning", "50% off\r\nnext", file="a,b:c.tf", line=3, title="t: x, y%")
+    line = annotations.command("warning", "50% off\r\nnext", file="a,b:c.tf", line=3,
+                               title="t: x, y%")
     assert line == "::warning file=a%2Cb%3Ac.tf,line=3,title=t%3A x%2C y%25::50%25 off%0D%0Anext"
 
 
@@ -304,7 +309,8 @@ def test_annotations_from_report(report):
     out = annotations.render(report)
     lines = out.splitlines()
     assert len(lines) == 4  # 3 findings + 1 diagnostic
-    assert lines[0].startswith("::warning file=infra/main.tf,line=12,title=gpulint gpu-oversized-for-model")
+    assert lines[0].startswith(
+        "::warning file=infra/main.tf,line=12,title=gpulint gpu-oversized-for-model")
     assert any(line.startswith("::notice ") for line in lines)
     assert any(line.startswith("::error file=k8s/trainer.yaml,line=1") for line in lines)
     assert "%0AFix%3A" not in lines[0] and "%0AFix: Use g6.xlarge" in lines[0]
@@ -345,7 +351,8 @@ def test_junit_hostile_and_control_chars(report):
     bad = hostile_report(report)
     bad["findings"][0]["message"] = "nul\x00 bell\x07 ]]> <x/> &amp;"
     root = ET.fromstring(junit.render(bad))
-    messages = [c.find("failure").get("message") for c in root.iter("testcase") if c.find("failure") is not None]
+    failures = [c.find("failure") for c in root.iter("testcase")]
+    messages = [f.get("message") for f in failures if f is not None]
     assert "]]> <x/> &amp;" in messages[0]
 
 
@@ -375,7 +382,8 @@ def test_job_summary_absent_and_capped(tmp_path, monkeypatch):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-_TRICKY = st.sampled_from(list("<>&|`*_[]()!#@:/\\~=\"'\n\r\t -.") + ["://", "www.", "<!--", "-->", "@a", "#1"])
+_TRICKY = st.sampled_from([*"<>&|`*_[]()!#@:/\\~=\"'\n\r\t -.", "://", "www.", "<!--", "-->", "@a",
+                          "#1"])
 
 
 @settings(max_examples=300, deadline=None)

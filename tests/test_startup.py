@@ -45,7 +45,7 @@ def test_one_yaml_file_run_imports_no_terraform_parser_or_jsonschema() -> None:
     assert not got & {"lark", "hcl2", "jsonschema"}
 
 
-def test_warm_terraform_run_does_not_import_the_hcl_parser(tmp_path: "os.PathLike[str]") -> None:
+def test_warm_terraform_run_does_not_import_the_hcl_parser(tmp_path: os.PathLike[str]) -> None:
     args = ("scan", "--fail-on", "never", os.path.join("examples", "terraform"))
     env_dir = {"GPULINT_CACHE_DIR": str(tmp_path)}
     os.environ.update(env_dir)

@@ -72,8 +72,9 @@ def test_expired_suppression_returns_the_finding_with_a_note() -> None:
 
 def test_unused_misspelt_and_malformed_suppressions_are_reported() -> None:
     diags = _diagnostics(_run())
-    assert diags[_line("nothing to hide")] == ("warning", "unused suppression: no gpu-training-on-demand finding on the "
-                                    "resource it applies to")
+    assert diags[_line("nothing to hide")] == (
+        "warning", "unused suppression: no gpu-training-on-demand finding on the resource it "
+                   "applies to")
     assert diags[_line("misspelt rule id")] == ("error", "unknown rule 'gpu-missing-cost-tag' "
                                   "(did you mean 'gpu-missing-cost-tags'?)")
     assert "is not a date" in diags[_line("bad date")][1]
