@@ -32,3 +32,21 @@ def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory):  # type: ignor
         os.environ.pop("GPULINT_CACHE_DIR", None)
     else:
         os.environ["GPULINT_CACHE_DIR"] = old
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_data_dir(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Tests never see a catalog the user installed with `gpulint catalog update`: an empty
+    private data directory keeps the bundled catalog the default, and the staleness age is
+    the documented default, so golden reports do not depend on the machine."""
+    saved = {k: os.environ.get(k) for k in ("GPULINT_DATA_DIR", "GPULINT_CATALOG_MAX_AGE_DAYS",
+                                            "GPULINT_CATALOG_SOURCE")}
+    os.environ["GPULINT_DATA_DIR"] = str(tmp_path_factory.mktemp("gpulint-data"))
+    os.environ.pop("GPULINT_CATALOG_MAX_AGE_DAYS", None)
+    os.environ.pop("GPULINT_CATALOG_SOURCE", None)
+    yield
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value

@@ -1,8 +1,9 @@
 """Offline GPU price and spec catalog.
 
 The data ships as ``gpulint/data/gpu_catalog.json`` (built by ``scripts/build_catalog.py``).
-It is parsed once per process. A newer snapshot can be used instead with
-``use_catalog_file(path)``.
+It is parsed once per process. ``gpulint catalog update`` installs newer catalogs in the user's
+data directory (see catalog_store); the newest valid one that is not older than the bundled
+file is used by default. ``use_catalog_file(path)`` picks a file instead.
 
 Lookups never guess: anything unknown returns None, never 0, so callers can tell
 "free" from "not priceable".
@@ -13,6 +14,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -162,18 +164,51 @@ _active_path: str | None = None
 
 
 def use_catalog_file(path: str | None) -> Catalog:
-    """Make the module-level functions read ``path`` (None: back to the bundled file).
+    """Make the module-level functions read ``path`` (None: back to the default catalog, the
+    newest installed one or the bundled file).
 
     The file is loaded and validated first, so a bad path leaves the active catalog as it was.
     """
     global _active_path
-    catalog = load(path)
+    catalog = load(path) if path is not None else _default()
     _active_path = None if path is None else str(Path(path).resolve())
     return catalog
 
 
+_REQUIRED_KEYS = ("snapshot_date", "default_regions", "gpu_models", "sources", "providers")
+
+
+@functools.cache
+def _default_for(data_dir: str, xdg_data_home: str) -> Catalog:
+    from gpulint.pricing import catalog_store
+
+    bundled = load(None)
+    for path in catalog_store.installed():
+        try:
+            candidate = load(str(path))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue  # a damaged file: the next newest, or the bundled one
+        if any(k not in candidate.data for k in _REQUIRED_KEYS):
+            continue
+        if str(candidate.data.get("snapshot_date")) >= str(bundled.data.get("snapshot_date")):
+            return candidate
+        break  # older than this release's own snapshot: the bundled one is newer
+    return bundled
+
+
+def _default() -> Catalog:
+    """The newest valid installed catalog, else the bundled one (per data directory)."""
+    # Keyed by the variables that choose the directory: lookups run in hot loops.
+    return _default_for(os.environ.get("GPULINT_DATA_DIR", ""), os.environ.get("XDG_DATA_HOME", ""))
+
+
+def forget_installed() -> None:
+    """Look for installed catalogs again (after an install)."""
+    _default_for.cache_clear()
+
+
 def _active() -> Catalog:
-    return load(_active_path)
+    return load(_active_path) if _active_path is not None else _default()
 
 
 # --------------------------------------------------------------------------- public API
@@ -186,6 +221,37 @@ def metadata() -> dict[str, Any]:
     meta = {k: copy.deepcopy(data[k]) for k in keys if k in data}
     meta["origin"] = _active().origin
     return meta
+
+
+def kind() -> str:
+    """"bundled", "installed" (by `gpulint catalog update`) or "file" (--catalog)."""
+    cat = _active()
+    if cat.origin == f"gpulint/data/{_BUNDLED}":
+        return "bundled"
+    return "file" if _active_path is not None else "installed"
+
+
+def source_label(source: dict[str, Any]) -> str:
+    """One source as a report names it: repository@commit or URL, and the date of its data."""
+    where = (f"{source.get('repo', '?')}@{str(source.get('commit', ''))[:7]}"
+             if source.get("repo") else str(source.get("url") or source.get("name") or "?"))
+    return f"{where} ({source.get('date') or 'undated'})"
+
+
+def report_info() -> dict[str, Any]:
+    """What a report says about its prices: the catalog (kind, file, date), each source with
+    the date of its data, and a note when the catalog is older than the allowed age."""
+    from gpulint.pricing.catalog_store import max_age_days, staleness
+
+    meta = metadata()
+    sources = [s for s in meta.get("sources", []) if isinstance(s, dict)]
+    return {"date": meta.get("snapshot_date"),
+            "source": "; ".join(source_label(s) for s in sources),
+            "version": str(meta.get("schema_version")),
+            "origin": meta.get("origin"),
+            "kind": kind(),
+            "max_age_days": max_age_days(),
+            "stale_note": staleness(meta.get("snapshot_date"))}
 
 
 def active_origin() -> str:

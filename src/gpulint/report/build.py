@@ -105,7 +105,6 @@ def _suppressed(result: ScanResult) -> list[dict[str, Any]]:
 
 
 def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) -> dict[str, Any]:
-    meta = catalog.metadata()
     overrides = result.options.pricing_overrides if result.options else None
     resources = [_resource(r) for r in result.resources]
     counts = {"error": 0, "warning": 0, "info": 0}
@@ -119,11 +118,7 @@ def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) ->
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "gpulint", "version": __version__},
-        "catalog": {"date": meta.get("snapshot_date"),
-                    "source": "; ".join(f"{s.get('repo', '?')}@{str(s.get('commit', ''))[:7]}"
-                                        for s in meta.get("sources", []) if isinstance(s, dict)),
-                    "version": str(meta.get("schema_version")),
-                    "origin": meta.get("origin"),
+        "catalog": {**catalog.report_info(),
                     "pricing_overrides": overrides.origin if overrides else None},
         "hours_per_month": hours,
         "resources": resources,

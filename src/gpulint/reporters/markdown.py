@@ -254,6 +254,8 @@ def _footer(report: dict[str, Any]) -> list[str]:
         src = escape_text(catalog.get("source") or "unknown source")
         date = escape_text(catalog.get("date") or "undated")
         bits.append(f"Prices: {src}, catalog {date}")
+        if catalog.get("stale_note"):
+            bits.append(escape_text(catalog["stale_note"]))
     if hours:
         bits.append(f"{escape_text(hours)} h/month")
     bits.append(f"{escape_text(tool.get('name') or 'gpulint')} {escape_text(tool.get('version') or '')}".strip())

@@ -93,4 +93,5 @@ def price_note(report: dict[str, Any]) -> str:
     overrides = cat.get("pricing_overrides")
     kind = f"list prices with overrides from {overrides}" if overrides else "list prices"
     return (f"Prices: {kind} as of {cat['date']} (catalog {cat.get('origin') or '?'}; source "
-            f"{cat.get('source') or '?'}), {report['hours_per_month']:g} h/month unless noted, USD.")
+            f"{cat.get('source') or '?'}), {report['hours_per_month']:g} h/month unless noted, USD."
+            + (f" Note: {cat['stale_note']}." if cat.get("stale_note") else ""))
