@@ -90,7 +90,7 @@ def render_markdown(data: dict[str, Any]) -> str:
 
 @click.command("cost")
 @click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "html"]), default="text",
               show_default=True)
 @click.option("--group-by", default="team", show_default=True, metavar="TAG",
               help="Tag or label whose values the totals are grouped by.")
@@ -109,8 +109,13 @@ def cost(paths: tuple[str, ...], fmt: str, group_by: str, output: str | None, br
 
     opts = build_options(kwargs)
     result = scan_mod.run(list(paths) or ["."], _load_rules(rules_dirs), opts)
-    data = breakdown(report_mod.build(result, opts.hours), group_by)
-    if fmt == "json":
+    report = report_mod.build(result, opts.hours)
+    data = breakdown(report, group_by)
+    if fmt == "html":
+        from gpulint.reporters import html
+
+        text = html.render(report, group_by)
+    elif fmt == "json":
         text = json.dumps(data, indent=2) + "\n"
     elif fmt == "markdown":
         text = render_markdown(data)

@@ -131,7 +131,7 @@ def _load_report(path: str) -> dict[str, Any]:
               help="Compare with an earlier `gpulint scan --format json` report instead of git.")
 @click.option("--max-increase", type=click.FloatRange(0), metavar="USD",
               help="Exit 1 when the change adds more than this many USD a month.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "html"]), default="text",
               show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write to a file instead of standard output.")
@@ -170,7 +170,11 @@ def diff(paths: tuple[str, ...], base_ref: str | None, compare_to: str | None,
     exceeded = max_increase is not None and data["delta_usd"] > max_increase
     data["max_increase_usd"] = max_increase
     data["max_increase_exceeded"] = exceeded
-    if fmt == "json":
+    if fmt == "html":
+        from gpulint.reporters import html
+
+        text = html.render_diff(data, head)
+    elif fmt == "json":
         text = json.dumps(data, indent=2) + "\n"
     elif fmt == "markdown":
         text = render_markdown(data)

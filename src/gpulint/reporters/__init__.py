@@ -6,7 +6,7 @@ No `from __future__ import annotations` here: it would shadow the `annotations` 
 import importlib
 from typing import Any
 
-FORMATS = ("text", "json", "sarif", "markdown", "github", "junit")
+FORMATS = ("text", "json", "sarif", "markdown", "github", "junit", "html")
 
 
 def render(fmt: str, report: dict[str, Any], rules: list[dict[str, Any]], *,
@@ -25,4 +25,6 @@ def render(fmt: str, report: dict[str, Any], rules: list[dict[str, Any]], *,
         return importlib.import_module("gpulint.reporters.github_annotations").render(report)
     if fmt == "junit":
         return importlib.import_module("gpulint.reporters.junit").render(report, rules)
+    if fmt == "html":
+        return importlib.import_module("gpulint.reporters.html").render(report)
     raise ValueError(f"unknown format {fmt!r}")

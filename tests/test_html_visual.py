@@ -1,0 +1,98 @@
+"""The HTML report rendered in headless Chromium at desktop and phone widths: every chart
+drawn with a size, nothing fetched, no console error, no sideways scrolling on a phone, the
+findings filter working. Screenshots are kept in GPULINT_ARTEFACTS (default tmp/artefacts/html).
+
+Without a Chromium these tests skip, unless GPULINT_REQUIRE_CHROMIUM=1 (set by .ci/run once it
+has installed one), where a missing browser fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser import Browser, find_chromium
+from html_pages import ROOT, write_pages
+
+CHARTS = {"examples": 6, "fleet-500": 6, "hostile": 6, "diff": 7}
+VIEWPORTS = {"desktop": (1280, 900, False), "phone": (390, 844, True)}
+
+MEASURE = """JSON.stringify({
+  charts: Array.from(document.querySelectorAll('svg.bars')).map(s => {
+    const r = s.getBoundingClientRect(); return [r.width, r.height,
+      s.querySelectorAll('rect.bar').length]; }),
+  overflow: document.documentElement.scrollWidth - window.innerWidth,
+  filters: !document.getElementById('filters')?.hidden,
+})"""
+
+
+def _artefacts() -> Path:
+    path = Path(os.environ.get("GPULINT_ARTEFACTS") or ROOT / "tmp" / "artefacts") / "html"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    exe = find_chromium()
+    if exe is None:
+        if os.environ.get("GPULINT_REQUIRE_CHROMIUM") == "1":
+            pytest.fail("GPULINT_REQUIRE_CHROMIUM=1 but no chromium on PATH")
+        pytest.skip("no Chromium on PATH: install Debian's chromium package "
+                    "(.ci/run does) to run the visual tests")
+    b = Browser(exe, str(tmp_path_factory.mktemp("chromium-profile")))
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return write_pages(tmp_path_factory.mktemp("pages"))
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("name", CHARTS)
+def test_page_renders(browser: Browser, pages: dict[str, Path], name: str,
+                      viewport: str) -> None:
+    width, height, mobile = VIEWPORTS[viewport]
+    url = pages[name].as_uri()
+    browser.open(url, width, height, mobile)
+    got = json.loads(browser.evaluate(MEASURE))
+    browser.screenshot(str(_artefacts() / f"{name}-{viewport}.png"))
+    assert browser.problems() == []
+    assert browser.requests() == [url]  # the page itself, nothing else
+    assert len(got["charts"]) == CHARTS[name]
+    for w, h, bars in got["charts"]:
+        assert w > 200 and h > 0 and bars > 0, got["charts"]
+    assert got["overflow"] <= 0, "the page scrolls sideways"
+    assert got["filters"] is True  # the script ran and showed the findings filter
+
+
+def test_findings_filter_and_sort(browser: Browser, pages: dict[str, Path]) -> None:
+    browser.open(pages["examples"].as_uri(), *VIEWPORTS["desktop"])
+    shown = browser.evaluate("""(() => {
+      const sel = document.getElementById('f-rule');
+      sel.value = 'gpu-training-on-demand'; sel.dispatchEvent(new Event('change'));
+      const rows = Array.from(document.querySelectorAll('#findings-table tbody tr'));
+      return [rows.filter(r => !r.hidden).length, document.getElementById('f-count').textContent];
+    })()""")
+    assert shown == [3, "3 of 10 shown"]
+    savings = browser.evaluate("""(() => {
+      document.getElementById('f-rule').value = ''; 
+      document.getElementById('f-rule').dispatchEvent(new Event('change'));
+      document.querySelectorAll('#findings-table th button')[4].click();
+      return Array.from(document.querySelectorAll('#findings-table tbody tr'))
+        .map(r => r.cells[4].textContent);
+    })()""")
+    assert savings[:3] == ["–", "–", "$557.32"] and savings[-1] == "$37,355.63"
+    assert browser.problems() == []
+
+
+def test_hostile_page_runs_nothing(browser: Browser, pages: dict[str, Path]) -> None:
+    browser.open(pages["hostile"].as_uri(), *VIEWPORTS["desktop"])
+    assert browser.evaluate("document.querySelectorAll('img, iframe, script').length") == 1
+    assert not [e for e in browser.events if e.get("method") == "Page.javascriptDialogOpening"]
+    assert browser.problems() == []
