@@ -26,10 +26,9 @@ from gpulint.reporters.html_parts import (
     usd_data,
     where,
 )
-from gpulint.reporters.markdown import format_usd
 from gpulint.reporters.svg import Pair, legend, pair_chart
-from gpulint.reporters.tables import money
 from gpulint.reporters.text import price_note
+from gpulint.units import usd, usd_compact
 
 PAIRS = 15  # changed resources drawn in the diff chart; the table lists all
 
@@ -134,7 +133,7 @@ def render(report: dict[str, Any], group_by: str = "team") -> str:
     """The page for a scan report (report.build / `scan --format json`)."""
     s = report["summary"]
     sub = (f"{s['gpu_resources']} GPU resources in {s['files_scanned']} files · "
-           f"{format_usd(s['monthly_cost_usd'])}/month")
+           f"{usd_compact(s['monthly_cost_usd'])}/month")
     body = [('<header><h1>GPU cost report</h1>'
             f'<p class="sub">{esc(sub)}</p></header>'), _headline(report)]
     return _page("GPU cost report", body + _report_body(report, group_by), report)
@@ -158,9 +157,9 @@ def _diff_section(d: dict[str, Any]) -> str:
     for e in changed[:PAIRS]:
         label, title = short(f"{e['change']}: {e['address']}")
         before, after = e.get("before_usd") or 0.0, e.get("after_usd") or 0.0
-        text = esc(f"{format_usd(before)} → {format_usd(after)}"
+        text = esc(f"{usd_compact(before)} → {usd_compact(after)}"
                    if e["change"] not in ("added", "removed") else
-                   f"{e['change']} {format_usd(after if e['change'] == 'added' else before)}")
+                   f"{e['change']} {usd_compact(after if e['change'] == 'added' else before)}")
         pairs.append(Pair(label, before, after, text, title))
     rows = [[esc(e["change"]), f"<code>{esc(e['address'])}</code><br>{where(e)}",
              usd_data(e.get("before_usd")), usd_data(e.get("after_usd")),
@@ -191,7 +190,7 @@ def render_diff(d: dict[str, Any], head: dict[str, Any], group_by: str = "team")
                 "priced; the totals count priced resources only.</p>"
                 if d.get("unpriced_changes") else "")
     body = [('<header><h1>GPU cost change</h1><p class="sub">Against '
-            f"<code>{esc(d['base_ref'])}</code>: {esc(money(d['delta_usd'], signed=True))}"
+            f"<code>{esc(d['base_ref'])}</code>: {esc(usd(d['delta_usd'], signed=True))}"
             "/month</p></header>"),
             '<section class="stats" aria-label="Headline figures">' + "".join(stats)
             + "</section>" + unpriced, _diff_section(d),

@@ -10,7 +10,7 @@ from typing import Any
 
 from gpulint.pricing.breakdown import group_value
 from gpulint.reporters.html_parts import esc, what, where
-from gpulint.reporters.tables import money
+from gpulint.units import usd
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # A shape and the word, so severity never depends on colour alone.
@@ -48,7 +48,7 @@ def findings_section(findings: list[dict[str, Any]], title: str, hid: str,
         f'<tr class="s-{esc(f["severity"])}"><td>{esc(SEVERITY_MARK.get(f["severity"], f["severity"]))}'
         f"<td><code>{esc(f['rule'])}</code><td><code>{esc(f['address'])}</code><br>{where(f)}"
         f"<td>{esc(f['message'])}<td>"
-        + (esc(money(f["monthly_saving_usd"])) if f.get("monthly_saving_usd") else "–")
+        + (esc(usd(f["monthly_saving_usd"])) if f.get("monthly_saving_usd") else "–")
         for f in rows)
     heads = "".join(f'<th scope="col"><button type="button">{h}</button></th>' if filters else
                     f'<th scope="col">{h}</th>' for h in FINDING_HEADS)
@@ -68,7 +68,7 @@ def resources_section(report: dict[str, Any], group_by: str) -> str:
     body = "".join(
         f"<tr><td><code>{esc(r['address'])}</code><br>{where(r)}<td>{esc(what(r))}"
         f"<td>{esc(r.get('capacity'))}<td>× {count(r)}<td>{esc(group_value(r, group_by))}"
-        f"<td>{esc(r.get('workload'))}<td>{esc(money(r.get('monthly_cost_usd')))}"
+        f"<td>{esc(r.get('workload'))}<td>{esc(usd(r.get('monthly_cost_usd')))}"
         for r in res)
     heads = "".join(f'<th scope="col">{h}</th>' for h in (
         "Resource", "Type", "Capacity", "Count", esc(group_by), "Workload", "Monthly"))

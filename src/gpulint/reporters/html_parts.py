@@ -10,9 +10,9 @@ import html
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from gpulint.reporters.markdown import _clean, format_usd
+from gpulint.reporters.md_escape import clean
 from gpulint.reporters.svg import LABEL_CHARS, Bar, bar_chart
-from gpulint.reporters.tables import money
+from gpulint.units import usd, usd_compact
 
 CHART_ROWS = 12  # bars per chart; the rest are summed into one "others" bar
 TOP_RESOURCES = 10
@@ -20,12 +20,12 @@ TOP_RESOURCES = 10
 
 def esc(value: Any) -> str:
     """Inert text: control and bidirectional characters dropped, then HTML-escaped."""
-    return html.escape(_clean(value), quote=True)
+    return html.escape(clean(value), quote=True)
 
 
 def short(value: Any) -> tuple[str, str]:
     """(escaped label cut to LABEL_CHARS, escaped full text when it was cut else "")."""
-    text = _clean(value)
+    text = clean(value)
     if len(text) <= LABEL_CHARS:
         return html.escape(text), ""
     return html.escape(text[:LABEL_CHARS - 1] + "…"), html.escape(text)
@@ -41,8 +41,8 @@ def usd_data(value: Any, signed: bool = False, rounded: bool = False) -> str:
     whole dollars from $100 up (the headline) while the value keeps the cents."""
     if not isinstance(value, (int, float)):
         return "not priced"
-    shown = format_usd(value, signed=signed) if rounded else money(value, signed=signed)
-    title = f' title="{esc(money(value, signed=signed))}"' if rounded else ""
+    shown = usd_compact(value, signed=signed) if rounded else usd(value, signed=signed)
+    title = f' title="{esc(usd(value, signed=signed))}"' if rounded else ""
     return f'<data value="{value!r}"{title}>{esc(shown)}</data>'
 
 
@@ -90,11 +90,11 @@ def _bars(rows: list[tuple[str, float, int]], total: float) -> list[Bar]:
     bars = []
     for name, value, _n in shown:
         label, title = short(name)
-        bars.append(Bar(label, value, esc(f"{format_usd(value)} · {_share(value, total)}"), title))
+        bars.append(Bar(label, value, esc(f"{usd_compact(value)} · {_share(value, total)}"), title))
     if rest:
         value = round(sum(v for _k, v, _n in rest), 2)
         bars.append(Bar(esc(f"{len(rest)} others"), value,
-                        esc(f"{format_usd(value)} · {_share(value, total)}")))
+                        esc(f"{usd_compact(value)} · {_share(value, total)}")))
     return bars
 
 
@@ -126,7 +126,7 @@ def savings_figure(findings: list[dict[str, Any]]) -> str:
                   key=lambda t: (-t[1], t[0]))
     rows = [t for t in rows if t[1] > 0]
     total = sum(v for _r, v, _n in rows)
-    bars = [Bar(short(r)[0], v, esc(format_usd(v)), short(r)[1]) for r, v, _n in rows]
+    bars = [Bar(short(r)[0], v, esc(usd_compact(v)), short(r)[1]) for r, v, _n in rows]
     chart = bar_chart(bars, "Bar chart: monthly saving by rule") if rows else \
         "<p>No finding has a priced saving.</p>"
     cells = [[f"<code class=rule>{esc(r)}</code>", str(n), usd_data(v)] for r, v, n in rows]
@@ -134,7 +134,7 @@ def savings_figure(findings: list[dict[str, Any]]) -> str:
                   "What fixing every finding of a rule would save a month. Fixes to one "
                   "resource overlap, so these can add up to more than the potential saving, "
                   f"which counts the largest saving per resource (sum shown: "
-                  f"{esc(format_usd(total))}).", chart,
+                  f"{esc(usd_compact(total))}).", chart,
                   table(("Rule", "Findings", "Monthly saving"), cells, frozenset({1, 2})),
                   wide=True)
 
@@ -150,7 +150,7 @@ def top_figure(resources: list[dict[str, Any]], total: float) -> str:
     for r in priced:
         label, title = short(r["address"])
         bars.append(Bar(label, r["monthly_cost_usd"],
-                        esc(f"{format_usd(r['monthly_cost_usd'])} · "
+                        esc(f"{usd_compact(r['monthly_cost_usd'])} · "
                             f"{_share(r['monthly_cost_usd'], total)}"), title))
     cells = [[f"<code>{esc(r['address'])}</code>", where(r), esc(what(r)),
               usd_data(r["monthly_cost_usd"]), _share(r["monthly_cost_usd"], total)]
