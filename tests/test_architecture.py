@@ -163,7 +163,7 @@ def test_cycle_finder_finds_a_cycle() -> None:
 
 # Cloud and provider names, and names of their services, as words: `aws_instance` and
 # `google-beta` count, `awsome` does not.
-CLOUD = re.compile(r"(?<![a-z0-9])(aws|amazon|ec2|eks|sagemaker|google|gcp|gke|vertex|azure|"
+CLOUD = re.compile(r"(?<![a-z0-9])(aws|amazon|ec2|eks|sagemaker|google|gcp|gce|gke|vertex|azure|"
                    r"azurerm|aks|databricks)(?![a-z0-9])", re.I)
 
 

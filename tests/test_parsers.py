@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gpulint.load.kubernetes import load_documents
@@ -107,3 +109,94 @@ def test_kubernetes_empty_and_lone_separator() -> None:
     for text in ("", "---\n", "---\n---\n", "# only a comment\n"):
         objs, diags = load_documents("x.yaml", text)
         assert objs == [] and diags == []
+
+
+# The same resources in native and JSON syntax: nested blocks the Terraform layer has no
+# schema for (market options, tag specifications, accelerators, scheduling) read the same.
+_SAME_IN_JSON = {
+    "main.tf": '''
+resource "aws_launch_template" "trainer" {
+  instance_type = "p4d.24xlarge"
+  instance_market_options {
+    market_type = "spot"
+  }
+  tag_specifications {
+    resource_type = "instance"
+    tags          = { team = "research", Name = "llm-finetune" }
+  }
+}
+
+resource "aws_autoscaling_group" "trainer" {
+  min_size         = 0
+  max_size         = 4
+  desired_capacity = 2
+  launch_template {
+    id = aws_launch_template.trainer.id
+  }
+}
+
+resource "google_compute_instance" "notebook" {
+  name         = "notebook"
+  zone         = "us-central1-a"
+  machine_type = "n1-standard-8"
+  guest_accelerator {
+    type  = "nvidia-tesla-t4"
+    count = 2
+  }
+  scheduling {
+    preemptible       = true
+    automatic_restart = false
+  }
+}
+''',
+    "main.tf.json": '''{
+  "resource": {
+    "aws_launch_template": {
+      "trainer": {
+        "instance_type": "p4d.24xlarge",
+        "instance_market_options": {"market_type": "spot"},
+        "tag_specifications": [
+          {"resource_type": "instance",
+           "tags": {"team": "research", "Name": "llm-finetune"}}
+        ]
+      }
+    },
+    "aws_autoscaling_group": {
+      "trainer": {
+        "min_size": 0,
+        "max_size": 4,
+        "desired_capacity": 2,
+        "launch_template": {"id": "${aws_launch_template.trainer.id}"}
+      }
+    },
+    "google_compute_instance": {
+      "notebook": {
+        "name": "notebook",
+        "zone": "us-central1-a",
+        "machine_type": "n1-standard-8",
+        "guest_accelerator": [{"type": "nvidia-tesla-t4", "count": 2}],
+        "scheduling": {"preemptible": true, "automatic_restart": false}
+      }
+    }
+  }
+}
+''',
+}
+
+
+def test_tf_json_nested_blocks_read_like_hcl(tmp_path: Path) -> None:
+    from gpulint import pipeline
+
+    found = {}
+    for name, text in _SAME_IN_JSON.items():
+        folder = tmp_path / name.replace(".", "_")
+        folder.mkdir()
+        (folder / name).write_text(text, encoding="utf-8")
+        result = pipeline.run([str(folder)], [])
+        assert not result.diagnostics
+        found[name] = {r.address: {k: v for k, v in r.facts.items() if not k.startswith("cost")}
+                       for r in result.resources}
+    assert sorted(found["main.tf"]) == ["aws_autoscaling_group.trainer",
+                                        "google_compute_instance.notebook"]
+    assert found["main.tf"]["aws_autoscaling_group.trainer"]["capacity"] == "spot"
+    assert found["main.tf.json"] == found["main.tf"]

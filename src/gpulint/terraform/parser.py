@@ -71,25 +71,15 @@ def _json_block(type_: str, labels: list[str], content: Any, line: int) -> Block
         if not isinstance(item, dict):
             continue
         for key, value in item.items():
-            # Nested blocks in JSON are objects or lists of objects; attributes are anything else.
-            # Without the provider schema the two are ambiguous, so objects under known block
-            # names become blocks and the rest stay attribute values.
-            if key in _NESTED_BLOCKS and isinstance(value, (dict, list)):
-                for v in value if isinstance(value, list) else [value]:
+            # In JSON syntax a nested block is an object or a list of objects, as an attribute
+            # holding a map may be; only the provider's schema tells them apart. So an object
+            # is kept both ways: nested blocks for a reader asking for blocks, the attribute's
+            # value for one asking for a value.
+            block.attributes[key] = Attribute(key, _json_expr(value), line)
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, dict):
                     block.blocks.append(_json_block(key, [], v, line))
-            else:
-                block.attributes[key] = Attribute(key, _json_expr(value), line)
     return block
-
-
-# Block-typed arguments of the resources gpulint reads, so .tf.json can be read like HCL.
-_NESTED_BLOCKS = {
-    "instance_market_options", "spot_options", "scaling_config", "node_config", "guest_accelerator",
-    "scheduling", "autoscaling", "launch_template", "mixed_instances_policy",
-    "instances_distribution", "override", "default_tags", "lifecycle", "dynamic", "content",
-    "default_node_pool", "management", "node_pool", "taint", "scale_settings", "autoscale",
-    "accelerator_config", "gce_setup", "shielded_instance_config", "os_disk",
-}
 
 
 def parse_tf_json(text: str) -> Block:
