@@ -20,11 +20,14 @@ from gpulint.facts.model_decl import (
     server_from_image,
 )
 from gpulint.facts.kubernetes.env import ConfigMaps, container_env
-from gpulint.facts.kubernetes.kinds import PodGroup, as_dict, pod_groups, scalar
+from gpulint.facts.kubernetes import batch_kinds, serving_kinds  # noqa: F401 - register kinds
+from gpulint.facts.kubernetes.kinds import Context, PodGroup, api_group, as_dict, pod_groups, scalar
 from gpulint.facts.kubernetes.nodepool import build_nodepool
 from gpulint.model import Resource, Unknown
 from gpulint.load.kubernetes import K8sObject
 
+# Objects other objects name: their readers look them up in the scan.
+REFERENCED_KINDS = {"LLMInferenceServiceConfig", "TrainingRuntime", "ClusterTrainingRuntime"}
 # The accelerator kinds as facts (catalog names for Neuron come from the instance type).
 _ACCELERATOR_KIND = {"gpu": "gpu", "mig": "gpu", "tpu": "tpu", "neuron": "neuron"}
 
@@ -48,12 +51,14 @@ def _container_model(c: dict[str, Any], env: dict[str, str]) -> ModelDecl | None
 
 
 def _model(res: Resource, tags: dict[str, Any], containers: list[dict[str, Any]],
-           namespace: str | None, config_maps: ConfigMaps | None) -> None:
+           namespace: str | None, config_maps: ConfigMaps | None,
+           declared: ModelDecl | None = None) -> None:
     decl = from_tags(tags, "label/annotation")
     for c in containers if decl is None else []:
         decl = _container_model(c, container_env(c, namespace, config_maps))
         if decl:
             break
+    decl = decl or declared  # the operator's own model field (KAITO preset, model URI, image)
     if decl is None:
         return
     if _unresolved(decl.id):
@@ -96,8 +101,11 @@ def shutdown_of(res: Resource, tags: dict[str, Any]) -> str:
     return "none"
 
 
-def _group_resource(obj: K8sObject, group: PodGroup, config_maps: ConfigMaps | None) -> Resource | None:
+def _group_resource(obj: K8sObject, group: PodGroup, ctx: Context) -> Resource | None:
+    config_maps = ctx.config_maps
     acc = k8s_accelerators.read(group.pod)
+    if group.unknown_count is not None:
+        acc.count = group.unknown_count
     if not isinstance(acc.count, Unknown) and acc.count <= 0:
         return None
     doc = obj.doc
@@ -121,13 +129,14 @@ def _group_resource(obj: K8sObject, group: PodGroup, config_maps: ConfigMaps | N
     res.facts["k8s.resource"] = acc.key
     res.facts["k8s.accelerators"] = acc
     sel = k8s_nodes.selection(group.pod)
-    res.facts["k8s.selection"] = sel
+    if group.linkable:
+        res.facts["k8s.selection"] = sel
     k8s_nodes.set_hardware(res, sel, acc)
     res.facts["capacity"], res.facts["capacity.source"] = k8s_nodes.capacity(sel)
     containers = [c for c in group.pod.get("containers") or [] if isinstance(c, dict)]
     tags = {**labels, **annotations}
     _workload(res, group, kind, tags, [name] + [str(c.get("name", "")) for c in containers])
-    _model(res, tags, containers, ns, config_maps)
+    _model(res, tags, containers, ns, config_maps, group.model)
     _replicas(res, group)
     _unit(res, group)
     res.facts["shutdown"] = shutdown_of(res, tags)
@@ -153,14 +162,16 @@ def _unit(res: Resource, group: PodGroup) -> None:
         res.facts["group.source"] = group.unit_name
 
 
-def build(obj: K8sObject, config_maps: ConfigMaps | None = None) -> list[Resource]:
+def build(obj: K8sObject, ctx: Context | ConfigMaps | None = None) -> list[Resource]:
     """Every GPU resource the object declares (none for objects that ask for no accelerator)."""
-    if obj.doc.get("kind") == "NodePool" and str(obj.doc.get("apiVersion", "")).startswith("karpenter.sh/"):
+    if not isinstance(ctx, Context):
+        ctx = Context(config_maps=ctx)
+    if obj.doc.get("kind") == "NodePool" and api_group(obj.doc) == "karpenter.sh":
         pool = build_nodepool(obj)
         return [pool] if pool else []
     out = []
-    for group in pod_groups(obj.doc):
-        res = _group_resource(obj, group, config_maps)
+    for group in pod_groups(obj.doc, ctx):
+        res = _group_resource(obj, group, ctx)
         if res:
             out.append(res)
     return out
@@ -170,11 +181,13 @@ def build_each(objects: Iterable[K8sObject]) -> list[tuple[K8sObject, list[Resou
     """Each object with its resources, all built together so env vars can come from the
     scan's ConfigMaps."""
     objects = list(objects)
-    config_maps = ConfigMaps()
+    ctx = Context(config_maps=ConfigMaps())
     for obj in objects:
         if obj.doc.get("kind") == "ConfigMap":
-            config_maps.add(obj.doc)
-    built = [(obj, build(obj, config_maps)) for obj in objects]
+            ctx.config_maps.add(obj.doc)
+        elif obj.doc.get("kind") in REFERENCED_KINDS:
+            ctx.add(obj.doc)
+    built = [(obj, build(obj, ctx)) for obj in objects]
     inherit_namespace_labels([res for _, out in built for res in out], objects)
     return built
 

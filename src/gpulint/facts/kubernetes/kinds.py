@@ -72,6 +72,9 @@ class PodGroup:
     # numOfHosts pods, a JobSet's jobs, a training job's replica specs. None: the pod is alone.
     unit: list[tuple[dict[str, Any], Any]] | None = None
     unit_name: str = ""  # what the unit is, for messages ("LeaderWorkerSet group of 4 pods")
+    model: Any = None  # a ModelDecl the operator's fields declare (KAITO preset, model URI…)
+    unknown_count: Any = None  # Unknown: why the accelerators per pod cannot be read
+    linkable: bool = True  # False: the operator provisions its own nodes (KAITO), no pool match
 
     def __post_init__(self) -> None:
         self.pod = clean_pod(self.pod)
@@ -236,27 +239,6 @@ def _training_operator(doc: dict[str, Any]) -> list[PodGroup]:
     return groups
 
 
-def _trainjob(doc: dict[str, Any]) -> list[PodGroup]:
-    """Kubeflow Trainer v2: the trainer container is described inline, the rest by a runtime."""
-    trainer = as_dict(dig(doc, "spec", "trainer"))
-    container = {k: trainer[k] for k in ("image", "command", "args", "env") if k in trainer}
-    container["name"] = "trainer"
-    container["resources"] = as_dict(trainer.get("resourcesPerNode"))
-    pod: dict[str, Any] = {"containers": [container]}
-    overrides = dig(doc, "spec", "podSpecOverrides") or dig(doc, "spec", "podTemplateOverrides")
-    for o in overrides if isinstance(overrides, list) else []:
-        src = as_dict(o.get("spec")) if isinstance(o, dict) and "spec" in o else as_dict(o)
-        for key in ("nodeSelector", "tolerations", "affinity"):
-            if key in src:
-                pod[key] = src[key]
-    meta = as_dict(doc.get("metadata"))
-    nodes = _count(trainer.get("numNodes"), 1, "numNodes")
-    groups = [PodGroup("trainer", pod, as_dict(meta.get("labels")), as_dict(meta.get("annotations")),
-                       desired=nodes, workload="training", certain=True)]
-    _one_unit(groups, "TrainJob")
-    return groups
-
-
 def _leaderworkerset(doc: dict[str, Any]) -> list[PodGroup]:
     groups = _count(dig(doc, "spec", "replicas"), 1, "replicas")
     lwt = as_dict(dig(doc, "spec", "leaderWorkerTemplate"))
@@ -323,20 +305,66 @@ def _knative_service(doc: dict[str, Any]) -> list[PodGroup]:
     return groups
 
 
-# kind → pod groups. Knative's Service shares its kind with the core Service, hence the check.
-KINDS: dict[str, Callable[[dict[str, Any]], list[PodGroup]]] = {
-    "Pod": _pod, "Deployment": _scaled, "StatefulSet": _scaled, "ReplicaSet": _scaled,
-    "ReplicationController": _scaled, "DaemonSet": _daemonset, "Job": _job, "CronJob": _cronjob,
-    "Notebook": _notebook, "InferenceService": _kserve, "RayCluster": _ray, "RayJob": _ray,
-    "RayService": _ray, "TrainJob": _trainjob, "LeaderWorkerSet": _leaderworkerset,
-    "JobSet": _jobset, **{k: _training_operator for k in _TRAINING_REPLICA_KEYS},
+def api_group(doc: dict[str, Any]) -> str:
+    """The API group of an object: `batch` for batch/v1, "" for the core v1 group."""
+    api = str(doc.get("apiVersion", ""))
+    return api.rsplit("/", 1)[0] if "/" in api else ""
+
+
+@dataclass
+class Context:
+    """What a kind may need from the rest of the scan: ConfigMaps (env vars, KAITO's vLLM
+    parameters) and objects other objects name (training runtimes, LLMInferenceService bases)."""
+
+    config_maps: Any = None  # env.ConfigMaps
+    named: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+
+    def add(self, doc: dict[str, Any]) -> None:
+        meta = as_dict(doc.get("metadata"))
+        name = scalar(meta.get("name"))
+        if name:
+            self.named[(str(doc.get("kind")), scalar(meta.get("namespace")) or "", name)] = doc
+
+    def find(self, kind: str, namespace: str | None, name: Any) -> dict[str, Any] | None:
+        """The object of that kind and name in the namespace, else the only one by that name."""
+        wanted = scalar(name)
+        if wanted is None:
+            return None
+        if (kind, namespace or "", wanted) in self.named:
+            return self.named[(kind, namespace or "", wanted)]
+        found = [d for (k, _, n), d in self.named.items() if k == kind and n == wanted]
+        return found[0] if len(found) == 1 else None
+
+
+Reader = Callable[[dict[str, Any], Context], list[PodGroup]]
+
+
+def _plain(fn: Callable[[dict[str, Any]], list[PodGroup]]) -> Reader:
+    return lambda doc, ctx: fn(doc)
+
+
+# (API group, kind) → pod groups: Volcano's Job is not batch's Job, Knative's Service is not
+# the core Service. Built-in workloads also under their pre-apps/v1 groups.
+KINDS: dict[tuple[str, str], Reader] = {
+    ("", "Pod"): _plain(_pod), ("", "ReplicationController"): _plain(_scaled),
+    **{(g, k): _plain(_scaled) for g in ("apps", "extensions")
+       for k in ("Deployment", "StatefulSet", "ReplicaSet")},
+    **{(g, "DaemonSet"): _plain(_daemonset) for g in ("apps", "extensions")},
+    ("batch", "Job"): _plain(_job), ("batch", "CronJob"): _plain(_cronjob),
+    ("kubeflow.org", "Notebook"): _plain(_notebook),
+    ("serving.kserve.io", "InferenceService"): _plain(_kserve),
+    **{("ray.io", k): _plain(_ray) for k in ("RayCluster", "RayJob", "RayService")},
+    ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"): _plain(_leaderworkerset),
+    ("jobset.x-k8s.io", "JobSet"): _plain(_jobset),
+    ("serving.knative.dev", "Service"): _plain(_knative_service),
+    **{("kubeflow.org", k): _plain(_training_operator) for k in _TRAINING_REPLICA_KEYS},
 }
 
 
-def pod_groups(doc: dict[str, Any]) -> list[PodGroup]:
-    kind = doc.get("kind")
-    if kind == "Service":
-        return _knative_service(doc) if str(doc.get("apiVersion", "")).startswith(
-            "serving.knative.dev/") else []
-    fn = KINDS.get(str(kind))
-    return fn(doc) if fn else []
+def register(group: str, kind: str, reader: Reader) -> None:
+    KINDS[(group, kind)] = reader
+
+
+def pod_groups(doc: dict[str, Any], ctx: Context | None = None) -> list[PodGroup]:
+    fn = KINDS.get((api_group(doc), str(doc.get("kind"))))
+    return fn(doc, ctx or Context()) if fn else []
