@@ -108,6 +108,28 @@ def graphql_url_for(api_url: str) -> str:
     return base + "/graphql"
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Turns every 3xx into an HTTPError instead of following it with the same headers."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+
+
+def _clean_token(token: str | None) -> str | None:
+    """The token without the surrounding whitespace a secret file or `echo` leaves; a token
+    that still cannot go into an HTTP header is refused without showing it."""
+    if token is None:
+        return None
+    token = token.strip()
+    if any(not (0x21 <= ord(ch) <= 0x7E) for ch in token):
+        raise ValueError("the GitHub token contains spaces, control or non-ASCII characters; "
+                         "check how it is passed (the token is not shown)")
+    return token or None
+
+
 class GitHubClient:
     """Minimal GitHub API client.
 
@@ -132,6 +154,7 @@ class GitHubClient:
         self.graphql_url = (
             graphql_url or os.environ.get("GITHUB_GRAPHQL_URL") or graphql_url_for(self.api_url)
         )
+        token = _clean_token(token)
         self.__token = _Secret(token) if token else None
         # Looked up at call time so tests can patch time.sleep / time.time.
         self._sleep = sleep if sleep is not None else _sleep
@@ -252,7 +275,7 @@ class GitHubClient:
             sent = self._headers(body is not None)
             req = urllib.request.Request(target, data=body, method=method, headers=sent)
             try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:  # http(s) only
+                with _OPENER.open(req, timeout=self.timeout) as resp:
                     raw = resp.read()
                     status = resp.status
                     headers = {k.lower(): v for k, v in resp.headers.items()}
@@ -283,6 +306,12 @@ class GitHubClient:
                 ) from None
 
             text = raw.decode("utf-8", "replace") if raw else ""
+            if 300 <= status < 400:
+                # Redirects are not followed: urllib would resend the token to wherever the
+                # Location points. The API does not redirect the calls this client makes.
+                where = urllib.parse.urlsplit(headers.get("location", "")).netloc or "?"
+                raise self._error(f"{method} {path}: unexpected redirect (HTTP {status}) to "
+                                  f"{where}, not followed", status, method, path) from None
             if status < 400:
                 data: Any = None
                 if text.strip():
