@@ -26,32 +26,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpulint.github.credentials import NO_REDIRECTS, Secret, clean_token
+
 log = logging.getLogger("gpulint.github")
 
 DEFAULT_API_URL = "https://api.github.com"
 USER_AGENT = "gpulint-github-client"
 _RETRY_STATUSES = {500, 502, 503, 504}
 _LINK_RE = re.compile(r'<([^>]+)>\s*;\s*rel="?([^";]+)"?')
-
-
-class _Secret:
-    """Holds the token; its repr/str never show it, so ``vars(client)`` is safe to print."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def reveal(self) -> str:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "<secret>"
-
-    __str__ = __repr__
-
-    def __reduce__(self) -> Any:
-        raise TypeError("the GitHub token cannot be pickled")
 
 
 class GitHubError(Exception):
@@ -108,28 +90,6 @@ def graphql_url_for(api_url: str) -> str:
     return base + "/graphql"
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """Turns every 3xx into an HTTPError instead of following it with the same headers."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-_OPENER = urllib.request.build_opener(_NoRedirect)
-
-
-def _clean_token(token: str | None) -> str | None:
-    """The token without the surrounding whitespace a secret file or `echo` leaves; a token
-    that still cannot go into an HTTP header is refused without showing it."""
-    if token is None:
-        return None
-    token = token.strip()
-    if any(not (0x21 <= ord(ch) <= 0x7E) for ch in token):
-        raise ValueError("the GitHub token contains spaces, control or non-ASCII characters; "
-                         "check how it is passed (the token is not shown)")
-    return token or None
-
-
 class GitHubClient:
     """Minimal GitHub API client.
 
@@ -154,8 +114,8 @@ class GitHubClient:
         self.graphql_url = (
             graphql_url or os.environ.get("GITHUB_GRAPHQL_URL") or graphql_url_for(self.api_url)
         )
-        token = _clean_token(token)
-        self.__token = _Secret(token) if token else None
+        token = clean_token(token)
+        self.__token = Secret(token) if token else None
         # Looked up at call time so tests can patch time.sleep / time.time.
         self._sleep = sleep if sleep is not None else _sleep
         self._clock = clock if clock is not None else _now
@@ -275,7 +235,7 @@ class GitHubClient:
             sent = self._headers(body is not None)
             req = urllib.request.Request(target, data=body, method=method, headers=sent)
             try:
-                with _OPENER.open(req, timeout=self.timeout) as resp:
+                with NO_REDIRECTS.open(req, timeout=self.timeout) as resp:
                     raw = resp.read()
                     status = resp.status
                     headers = {k.lower(): v for k, v in resp.headers.items()}
