@@ -17,7 +17,8 @@ from gpulint.pricing.catalog_gcp import build_gcp, tpu_chips
 from gpulint.pricing.catalog_tables import TableError, gpu_memory_mib, parse
 
 TABLES = Path(__file__).resolve().parent / "data" / "catalog_tables"
-HEADER = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n"
+HEADER = ("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,"
+          "Region,AvailabilityZone\n")
 
 
 def test_gcp_skypilot_shape_adds_the_gpus_to_the_vm_part() -> None:
@@ -48,7 +49,8 @@ def test_tpu_slices_count_chips() -> None:
 
 
 def test_gpu_info_memory() -> None:
-    assert gpu_memory_mib("{'Gpus': [{'Name': 'A100', 'MemoryInfo': {'SizeInMiB': 40960}}]}") == 40960
+    info = "{'Gpus': [{'Name': 'A100', 'MemoryInfo': {'SizeInMiB': 40960}}]}"
+    assert gpu_memory_mib(info) == 40960
     assert gpu_memory_mib("A100") is None
     assert gpu_memory_mib("{'Gpus': []}") is None
     assert gpu_memory_mib("{'Gpus': [{'MemoryInfo': {'SizeInMiB': __import__('os')}}]}") is None
@@ -57,14 +59,15 @@ def test_gpu_info_memory() -> None:
 @pytest.mark.parametrize("text, message", [
     ("", "empty file"),
     ("<!DOCTYPE html><html><body>Rate limited</body></html>\n", "HTML"),
-    ("InstanceType,Price,Region\np5.48xlarge,98.32,us-east-1\n", "missing column(s) AcceleratorName"),
+    ("InstanceType,Price,Region\np5.48xlarge,98.32,us-east-1\n",
+     "missing column(s) AcceleratorName"),
     (HEADER + "p5.48xlarge,H100,8,192,2048,,98.32,,us-east-1,\np4d.24xl", "line 3"),
     (HEADER + "p5.48xlarge,H100,8,192,2048,,98.32,,us-east-1,", "truncated"),
     (HEADER + "p5.48xlarge,H100,8,192,2048,,ninety,,us-east-1,\n", "Price is not a number"),
     (HEADER + "p5.48xlarge,H100,8,192,2048,,-1,,us-east-1,\n", ">= 0"),
 ])
 def test_bad_tables_are_refused_with_file_and_line(text: str, message: str) -> None:
-    with pytest.raises(TableError, match="aws/vms.csv") as info:
+    with pytest.raises(TableError, match=r"aws/vms\.csv") as info:
         parse("aws/vms.csv", text)
     assert message in str(info.value)
 

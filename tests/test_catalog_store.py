@@ -32,7 +32,8 @@ def _variant(date: str, p4d_price: float) -> bytes:
 
 def test_newest_valid_installed_catalog_is_used(data_dir: Path) -> None:
     assert catalog.kind() == "bundled"
-    catalog_store.install(_variant("2026-11-01", 11.0), dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc))
+    catalog_store.install(_variant("2026-11-01", 11.0),
+                          dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc))
     newest = catalog_store.install(_variant("2026-11-20", 10.0),
                                    dt.datetime(2026, 11, 20, tzinfo=dt.timezone.utc))
     catalog.forget_installed()

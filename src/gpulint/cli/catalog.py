@@ -1,4 +1,5 @@
-"""`gpulint catalog [QUERY]`: look up an instance type, GCP accelerator or GPU model."""
+"""`gpulint catalog [QUERY]`: look up an instance type, GCP accelerator or GPU model;
+`gpulint catalog update` and `gpulint catalog info` (cli/catalog_admin.py)."""
 
 from __future__ import annotations
 
@@ -108,7 +109,23 @@ def _text(records: list[dict[str, Any]], meta: dict[str, Any], all_regions: bool
     return "\n".join(lines) + "\n"
 
 
-@click.command("catalog")
+class CatalogGroup(click.Group):
+    """`gpulint catalog QUERY` stays a lookup: anything that is not a subcommand goes to
+    `lookup`, so instance types and options need no subcommand name."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ("-h", "--help")):
+            args = ["lookup", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group("catalog", cls=CatalogGroup)
+def catalog_cmd() -> None:
+    """Look up prices (gpulint catalog QUERY), fetch fresh ones (gpulint catalog update) and
+    show which catalog is in use (gpulint catalog info)."""
+
+
+@catalog_cmd.command("lookup")
 @click.argument("query", required=False)
 @click.option("--provider", type=click.Choice(["aws", "gcp", "azure"]),
               help="Only this provider.")
@@ -117,9 +134,9 @@ def _text(records: list[dict[str, Any]], meta: dict[str, Any], all_regions: bool
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 @click.option("--catalog", "catalog_file", type=click.Path(dir_okay=False),
-              help="Read this catalog snapshot instead of the bundled one.")
-def catalog_cmd(query: str | None, provider: str | None, region: str | None, all_regions: bool,
-                fmt: str, catalog_file: str | None) -> None:
+              help="Read this catalog snapshot instead of the default one.")
+def lookup(query: str | None, provider: str | None, region: str | None, all_regions: bool,
+           fmt: str, catalog_file: str | None) -> None:
     """Look up QUERY (an instance type such as p4d.24xlarge, a GCP accelerator such as
     nvidia-tesla-t4, a GPU model such as A100-80GB, or a name prefix such as p5) across
     providers and regions."""
@@ -151,3 +168,13 @@ def catalog_cmd(query: str | None, provider: str | None, region: str | None, all
         text = (f"{len(unpriced)} matching type(s) have no price in {region}: "
                 f"{', '.join(unpriced)}\n") + text
     click.echo(text, nl=False)
+
+
+def _register() -> None:
+    from gpulint.cli.catalog_admin import info_cmd, update_cmd
+
+    catalog_cmd.add_command(update_cmd)
+    catalog_cmd.add_command(info_cmd)
+
+
+_register()

@@ -74,6 +74,10 @@ AZURE_NOTES = (
 )
 
 
+SpecTable = dict[str, dict[str, Any]]
+PriceTable = dict[str, dict[str, list[float | None]]]
+
+
 class BuildError(ValueError):
     """The tables cannot give a trustworthy catalog."""
 
@@ -147,7 +151,7 @@ def clean_pair(od: float | None, spot: float | None, notes: Notes, key: str) -> 
     return [od, spot]
 
 
-def put_spec(table: dict[str, dict], name: str, spec: dict) -> None:
+def put_spec(table: SpecTable, name: str, spec: dict[str, Any]) -> None:
     """Every row of a type must carry the same spec; a conflict means the source changed shape."""
     old = table.setdefault(name, spec)
     if old != spec:
@@ -155,14 +159,15 @@ def put_spec(table: dict[str, dict], name: str, spec: dict) -> None:
 
 
 def spec_record(kind: str, model: str | None, count: float, mem: float | None,
-                vcpus: float | None, ram: float | None, note: str | None = None) -> dict:
+                vcpus: float | None, ram: float | None, note: str | None = None) -> dict[str, Any]:
     rec = {"kind": kind, "model": model, "count": count, "mem": mem, "vcpus": vcpus, "ram": ram}
     if note:
         rec["note"] = note
     return rec
 
 
-def _regions(rows: Iterable[Row]) -> dict[tuple[str, str, float | None, str], tuple[Row, list]]:
+def _regions(rows: Iterable[Row]
+             ) -> dict[tuple[str, str, float | None, str], tuple[Row, list[float | None]]]:
     """(type, accelerator, count, region) -> (first row, [ondemand, spot]) over the zones."""
     return {key: (group[0], [lowest([r.price for r in group]), lowest([r.spot for r in group])])
             for key, group in merge_zones(list(rows)).items()}
@@ -171,9 +176,9 @@ def _regions(rows: Iterable[Row]) -> dict[tuple[str, str, float | None, str], tu
 # --------------------------------------------------------------------------- AWS
 
 
-def build_aws(rows: list[Row], known: Known, notes: Notes) -> dict:
-    specs: dict[str, dict] = {}
-    prices: dict[str, dict[str, list]] = defaultdict(dict)
+def build_aws(rows: list[Row], known: Known, notes: Notes) -> dict[str, Any]:
+    specs: SpecTable = {}
+    prices: PriceTable = defaultdict(dict)
     for (name, accel, count, region), (row, (od, spot)) in sorted(
             _regions(r for r in rows if r.accelerator and r.name).items(),
             key=lambda kv: (kv[0][0], kv[0][3])):
@@ -216,9 +221,9 @@ def azure_note(name: str, accel: str, count: float) -> str | None:
     return None
 
 
-def build_azure(rows: list[Row], known: Known, notes: Notes) -> dict:
-    specs: dict[str, dict] = {}
-    prices: dict[str, dict[str, list]] = defaultdict(dict)
+def build_azure(rows: list[Row], known: Known, notes: Notes) -> dict[str, Any]:
+    specs: SpecTable = {}
+    prices: PriceTable = defaultdict(dict)
     for (name, accel, count, region), (row, (od, spot)) in sorted(
             _regions(r for r in rows if r.accelerator and r.name).items(),
             key=lambda kv: (kv[0][0], kv[0][3])):
@@ -240,7 +245,7 @@ def build_azure(rows: list[Row], known: Known, notes: Notes) -> dict:
     return {"instances": specs, "prices": dict(prices)}
 
 
-def gpu_models(providers: dict) -> dict[str, float]:
+def gpu_models(providers: dict[str, Any]) -> dict[str, float]:
     """GPU model -> GiB per device. Sources differ slightly (L4: 22.35 on AWS, 24 on GCP);
     the smallest figure is kept so memory-fit checks stay conservative."""
     out: dict[str, float] = {}
@@ -252,11 +257,11 @@ def gpu_models(providers: dict) -> dict[str, float]:
     return out
 
 
-def count_rows(prices: dict[str, dict[str, list]]) -> int:
+def count_rows(prices: PriceTable) -> int:
     return sum(len(regions) for regions in prices.values())
 
 
-def sizes(providers: dict) -> dict[str, int]:
+def sizes(providers: dict[str, Any]) -> dict[str, int]:
     """Entries and price rows per table, named as in OUTPUT_FLOORS."""
     out = {}
     for prov, body in providers.items():
@@ -272,7 +277,7 @@ def sizes(providers: dict) -> dict[str, int]:
     return out
 
 
-def check_floors(providers: dict) -> None:
+def check_floors(providers: dict[str, Any]) -> None:
     have = sizes(providers)
     low = {k: have.get(k, 0) for k, floor in OUTPUT_FLOORS.items() if have.get(k, 0) < floor}
     if low:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from typing import Any
 
 from gpulint.pricing.catalog_build import (
     G2_L4_COUNT,
@@ -22,6 +23,8 @@ from gpulint.pricing.catalog_build import (
     BuildError,
     Known,
     Notes,
+    PriceTable,
+    SpecTable,
     clean_pair,
     gib,
     model_name,
@@ -93,20 +96,21 @@ def accelerator_note(raw: str, bundled_in: set[str]) -> str:
 
 
 Key = tuple[str, str, "float | None", str]
+ZonePrice = tuple[Row, "float | None", "float | None"]  # first row, on-demand, spot
 
 
-def zone_prices(rows: list[Row]) -> dict[Key, tuple[Row, float | None, float | None]]:
+def zone_prices(rows: list[Row]) -> dict[Key, ZonePrice]:
     """(type, accelerator, count, region) -> (first row, on-demand, spot), lowest over zones."""
     return {key: (group[0], lowest([r.price for r in group]), lowest([r.spot for r in group]))
             for key, group in sorted(merge_zones(rows).items(),
                                      key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] or 0, kv[0][3]))}
 
 
-def build_machines(machines: list[Row], gpu_totals: dict[Key, tuple[Row, float | None, float | None]],
-                   known: Known, notes: Notes) -> tuple[dict, dict, dict[str, set[str]]]:
+def build_machines(machines: list[Row], gpu_totals: dict[Key, ZonePrice],
+                   known: Known, notes: Notes) -> tuple[SpecTable, PriceTable, dict[str, set[str]]]:
     """a2/a3/a4/g2: the price is VM part + GPU part. Never add the accelerator price again."""
-    specs: dict[str, dict] = {}
-    prices: dict[str, dict[str, list]] = defaultdict(dict)
+    specs: SpecTable = {}
+    prices: PriceTable = defaultdict(dict)
     bundled_in: dict[str, set[str]] = defaultdict(set)
     for (name, _accel, _count, region), (row, od, spot) in zone_prices(machines).items():
         gpus = bundled_gpus(row, known)
@@ -121,7 +125,8 @@ def build_machines(machines: list[Row], gpu_totals: dict[Key, tuple[Row, float |
             od = None if od is None or part[1] is None else round(od + part[1], 5)
             spot = None if spot is None or part[2] is None else round(spot + part[2], 5)
         api = GCE_NAMES.get(raw, "nvidia-" + raw.lower())
-        mem = gib(row.mem_mib) if row.mem_mib is not None else known.mem("gcp", name, model_name(raw))
+        mem = (gib(row.mem_mib) if row.mem_mib is not None
+               else known.mem("gcp", name, model_name(raw)))
         if mem is None:
             notes.add("gcp_machine_rows_dropped_gpu_without_memory")
             continue
@@ -132,12 +137,13 @@ def build_machines(machines: list[Row], gpu_totals: dict[Key, tuple[Row, float |
     return specs, dict(prices), bundled_in
 
 
-def build_accelerators(totals: dict[Key, tuple[Row, float | None, float | None]], known: Known,
-                       bundled_in: dict[str, set[str]], notes: Notes) -> tuple[dict, dict]:
+def build_accelerators(totals: dict[Key, ZonePrice], known: Known,
+                       bundled_in: dict[str, set[str]], notes: Notes
+                       ) -> tuple[SpecTable, PriceTable]:
     """GPUs keyed by GCE API name, priced per GPU-hour; TPU slices keyed by slice name,
     priced per slice-hour (count = chips)."""
-    specs: dict[str, dict] = {}
-    best: dict[tuple[str, str], tuple[float, list]] = {}
+    specs: SpecTable = {}
+    best: dict[tuple[str, str], tuple[float, list[float | None]]] = {}
     for (_name, raw, count, region), (row, od, spot) in totals.items():
         n = float(count or 1)
         if raw.startswith("tpu-"):
@@ -147,7 +153,8 @@ def build_accelerators(totals: dict[Key, tuple[Row, float | None, float | None]]
             od, spot, n = tpu_price(od, notes), tpu_price(spot, notes), 1.0
         else:
             key = gce_name(raw, notes)
-            mem = gib(row.mem_mib) if row.mem_mib is not None else known.mem("gcp", key, model_name(raw))
+            mem = (gib(row.mem_mib) if row.mem_mib is not None
+                   else known.mem("gcp", key, model_name(raw)))
             if mem is None:
                 notes.add("gcp_accelerator_rows_dropped_gpu_without_memory")
                 continue
@@ -160,7 +167,7 @@ def build_accelerators(totals: dict[Key, tuple[Row, float | None, float | None]]
         # Per-device figures differ by 1e-5 between counts (rounding): the smallest count wins.
         if (key, region) not in best or n < best[(key, region)][0]:
             best[(key, region)] = (n, [od, spot])
-    prices: dict[str, dict[str, list]] = defaultdict(dict)
+    prices: PriceTable = defaultdict(dict)
     for (key, region), (_, (od, spot)) in sorted(best.items()):
         pair = clean_pair(od, spot, notes, "gcp_accelerator_spot_above_ondemand_dropped")
         if pair == [None, None]:
@@ -170,16 +177,16 @@ def build_accelerators(totals: dict[Key, tuple[Row, float | None, float | None]]
     return specs, dict(prices)
 
 
-def build_hosts(hosts: list[Row], notes: Notes) -> tuple[dict, dict]:
-    specs: dict[str, dict] = {}
-    prices: dict[str, dict[str, list]] = defaultdict(dict)
+def build_hosts(hosts: list[Row], notes: Notes) -> tuple[SpecTable, PriceTable]:
+    specs: SpecTable = {}
+    prices: PriceTable = defaultdict(dict)
     for (name, _a, _c, region), (row, od, spot) in zone_prices(hosts).items():
         put_spec(specs, name, {"vcpus": row.vcpus, "ram": row.ram})
         prices[name][region] = clean_pair(od, spot, notes, "gcp_host_spot_above_ondemand_dropped")
     return specs, dict(prices)
 
 
-def build_gcp(rows: list[Row], known: Known, notes: Notes) -> dict:
+def build_gcp(rows: list[Row], known: Known, notes: Notes) -> dict[str, Any]:
     machines = [r for r in rows if r.name and bundled_gpus(r, known) is not None]
     hosts = [r for r in rows if r.name.startswith("n1-") and not r.accelerator]
     totals = zone_prices([r for r in rows if not r.name and r.accelerator])

@@ -1,0 +1,115 @@
+"""`gpulint catalog update` (the only command that uses the network) and `gpulint catalog info`.
+
+Exit codes: 0 done, 1 the update failed or was refused (the previous catalog stays in use),
+2 usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+EXIT_FAILED, EXIT_USAGE = 1, 2
+
+
+@click.command("update")
+@click.option("--source", "source", metavar="BASE",
+              help="Where the tables are: a URL or directory holding aws/vms.csv, gcp/vms.csv, "
+                   "gcp/accelerators.csv and azure/vms.csv (SkyPilot catalog format). Default: "
+                   "$GPULINT_CATALOG_SOURCE, else the public SkyPilot catalog.")
+@click.option("--force", is_flag=True,
+              help="Install even if the change guard refuses (many rows lost or prices moved "
+                   "by large factors).")
+@click.option("--timeout", type=click.FloatRange(0, min_open=True), default=60.0,
+              show_default=True, help="Seconds to wait for each response.")
+def update_cmd(source: str | None, force: bool, timeout: float) -> None:
+    """Download fresh public price tables, check them, and install the catalog they give in
+    the user data directory. Scans use it from then on; nothing changes if anything fails."""
+    from gpulint.pricing import catalog_update as up
+
+    try:
+        base = up.check_source(source or up.default_source())
+    except ValueError as e:
+        click.echo(f"gpulint: {e}", err=True)
+        sys.exit(EXIT_USAGE)
+    click.echo(f"Fetching price tables from {base} ...", err=True)
+    try:
+        outcome = up.update(base, force=force, timeout=timeout)
+    except up.UpdateError as e:
+        click.echo(f"gpulint: catalog update failed: {e}; the catalog in use is unchanged",
+                   err=True)
+        sys.exit(EXIT_FAILED)
+    except OSError as e:  # the data directory cannot be written
+        click.echo(f"gpulint: catalog update failed: cannot install: {e}; the catalog in use "
+                   "is unchanged", err=True)
+        sys.exit(EXIT_FAILED)
+    for line in outcome.lines:
+        click.echo(line)
+    if outcome.installed is None:
+        click.echo("gpulint: catalog update refused by the change guard: "
+                   + "; ".join(outcome.refused)
+                   + ". The catalog in use is unchanged; check the source, or run again with "
+                   "--force to install it anyway.", err=True)
+        sys.exit(EXIT_FAILED)
+    if outcome.refused:
+        click.echo("Installed despite the change guard (--force): " + "; ".join(outcome.refused))
+    click.echo(f"Installed {outcome.installed} ({outcome.seconds:.1f} s). Scans use it from now "
+               "on; --catalog FILE still overrides it.")
+
+
+def _rows(data: dict[str, Any]) -> dict[str, dict[str, int]]:
+    out = {}
+    for prov, body in sorted(data.get("providers", {}).items()):
+        out[prov] = {table: (len(body[table]) if "prices" not in table
+                             else sum(len(r) for r in body[table].values()))
+                     for table in ("instances", "prices", "accelerators", "accelerator_prices",
+                                   "hosts", "host_prices") if table in body}
+    return out
+
+
+@click.command("info")
+@click.option("--max-age", "max_age", type=click.IntRange(1), metavar="DAYS",
+              help="Call the catalog stale past this many days (default: "
+                   "$GPULINT_CATALOG_MAX_AGE_DAYS, else 90).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def info_cmd(max_age: int | None, fmt: str) -> None:
+    """Which catalog scans use: its file, sources and their dates, row counts, and whether it
+    is older than the allowed age."""
+    from gpulint.pricing import catalog, catalog_store
+
+    active = catalog.use_catalog_file(None)
+    meta = catalog.metadata()
+    limit = max_age or catalog_store.max_age_days()
+    date = meta.get("snapshot_date")
+    info: dict[str, Any] = {
+        "kind": catalog.kind(), "origin": meta.get("origin"), "snapshot_date": date,
+        "age_days": catalog_store.age_days(date), "max_age_days": limit,
+        "stale_note": catalog_store.staleness(date, limit),
+        "sources": [{"source": catalog.source_label(s), "date": s.get("date")}
+                    for s in meta.get("sources", []) if isinstance(s, dict)],
+        "rows": _rows(active.data),
+        "data_dir": str(catalog_store.data_dir()),
+        "installed": [str(p) for p in catalog_store.installed()],
+    }
+    if fmt == "json":
+        click.echo(json.dumps(info, indent=2))
+        return
+    click.echo(f"Active catalog: {info['kind']} {info['origin']}")
+    age = f", {info['age_days']} days old" if info["age_days"] is not None else ""
+    click.echo(f"Prices as of {date}{age}; stale after {limit} days.")
+    if info["stale_note"]:
+        click.echo(f"Note: {info['stale_note']}.")
+    click.echo("Sources:")
+    for s in info["sources"]:
+        click.echo(f"  {s['source']}")
+    click.echo("Rows:")
+    for prov, tables in info["rows"].items():
+        counts = ", ".join(f"{n} {t.replace('_', ' ')}" for t, n in tables.items())
+        click.echo(f"  {prov}: {counts}")
+    click.echo(f"Installed catalogs ({info['data_dir']}): {len(info['installed'])}")
+    for path in info["installed"]:
+        click.echo(f"  {path}")
