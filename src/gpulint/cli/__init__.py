@@ -139,7 +139,7 @@ def run_scan(rules_dirs: tuple[str, ...], params: dict[str, Any]) -> tuple[Any, 
 @click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Output format: text, the JSON report, SARIF 2.1.0, Markdown, GitHub "
-                   "workflow annotations or JUnit XML.")
+                   "workflow annotations, JUnit XML or a self-contained HTML page with charts.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to a file instead of standard output.")
 @click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default="warning",

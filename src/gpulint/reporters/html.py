@@ -157,7 +157,8 @@ def _diff_section(d: dict[str, Any]) -> str:
     for e in changed[:PAIRS]:
         label, title = short(f"{e['change']}: {e['address']}")
         before, after = e.get("before_usd") or 0.0, e.get("after_usd") or 0.0
-        text = esc(f"{usd_compact(before)} → {usd_compact(after)}"
+        text = esc(f"{usd_compact(before)} → {usd_compact(after)} "
+                   f"({usd_compact(e.get('delta_usd'), signed=True)})"
                    if e["change"] not in ("added", "removed") else
                    f"{e['change']} {usd_compact(after if e['change'] == 'added' else before)}")
         pairs.append(Pair(label, before, after, text, title))

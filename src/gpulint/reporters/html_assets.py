@@ -20,10 +20,10 @@ body{margin:0 auto;max-width:1100px;padding:16px;font:15px/1.45 system-ui,-apple
 h1{font-size:1.5rem;margin:0 0 4px}h2{font-size:1.2rem;margin:28px 0 8px;
 border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:1rem;margin:0}
 .sub,.note,figcaption p,.legend{color:var(--muted);font-size:.85rem;margin:2px 0 8px}
-.stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:10px;margin:16px 0}
+.stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:10px;margin:16px 0}
 .stat{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 12px}
 .stat .k{display:block;color:var(--muted);font-size:.8rem}
-.stat data,.stat .v{display:block;font-size:1.35rem;font-weight:650;font-variant-numeric:tabular-nums}
+.stat data,.stat .v{display:block;font-size:1.15rem;white-space:nowrap;font-weight:650;font-variant-numeric:tabular-nums}
 .charts{display:grid;align-items:start;grid-template-columns:repeat(auto-fit,minmax(400px,1fr));gap:14px}
 figure{margin:0;background:var(--card);border:1px solid var(--line);border-radius:8px;
 padding:12px;min-width:0;break-inside:avoid}
