@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from gpulint.load import cache as cache_mod
 from gpulint.load import parallel
 from gpulint import pipeline as scan
+from gpulint.config.settings import ScanSettings, Settings
 from gpulint.cli import cli
 from gpulint.ruleset import load_rules
 
@@ -79,7 +80,7 @@ def test_small_scans_do_not_start_a_pool(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_warm_run_parses_nothing_and_reports_the_same(repo: str, tmp_path: Any,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     rules = load_rules()
-    opts = scan.ScanOptions(jobs=1, cache_dir=str(tmp_path))
+    opts = Settings(scan=ScanSettings(jobs=1, cache_dir=str(tmp_path)))
     cold = scan.run([repo], rules, opts)
 
     def no_parsing(kind: str, data: bytes) -> bytes:
@@ -96,7 +97,7 @@ def test_changed_file_is_parsed_again(tmp_path: Any) -> None:
     tf = src / "main.tf"
     tf.write_text('resource "aws_instance" "a" {\n  instance_type = "p4d.24xlarge"\n}\n')
     rules = load_rules()
-    opts = scan.ScanOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
+    opts = Settings(scan=ScanSettings(jobs=1, cache_dir=str(tmp_path / "cache")))
     first = scan.run([str(src)], rules, opts)
     assert first.resources[0].facts["instance.type"] == "p4d.24xlarge"
     tf.write_text('resource "aws_instance" "a" {\n  instance_type = "g5.xlarge"\n}\n')
@@ -109,7 +110,7 @@ def test_same_bytes_under_another_path_report_their_own_path(tmp_path: Any) -> N
     for d in ("one", "two"):
         (tmp_path / d).mkdir()
         (tmp_path / d / "main.tf").write_text(text)
-    opts = scan.ScanOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
+    opts = Settings(scan=ScanSettings(jobs=1, cache_dir=str(tmp_path / "cache")))
     rules = load_rules()
     scan.run([str(tmp_path / "one")], rules, opts)
     again = scan.run([str(tmp_path / "two")], rules, opts)
@@ -120,7 +121,7 @@ def test_corrupted_cache_entries_are_ignored(tmp_path: Any) -> None:
     import sqlite3
 
     rules = load_rules()
-    opts = scan.ScanOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
+    opts = Settings(scan=ScanSettings(jobs=1, cache_dir=str(tmp_path / "cache")))
     cold = scan.run([EXAMPLES], rules, opts)
     db = sqlite3.connect(tmp_path / "cache" / cache_mod.ParseCache.FILE)
     keys = [k for (k,) in db.execute("SELECT key FROM parse")]
@@ -139,8 +140,8 @@ def test_a_cache_file_that_is_not_a_database_is_replaced(tmp_path: Any) -> None:
     cache_dir = tmp_path / "cache"
     cache_dir.mkdir()
     (cache_dir / cache_mod.ParseCache.FILE).write_bytes(b"garbage " * 1000)
-    opts = scan.ScanOptions(jobs=1, cache_dir=str(cache_dir))
-    expected = summary(scan.run([EXAMPLES], rules, scan.ScanOptions(jobs=1)))
+    opts = Settings(scan=ScanSettings(jobs=1, cache_dir=str(cache_dir)))
+    expected = summary(scan.run([EXAMPLES], rules, Settings(scan=ScanSettings(jobs=1))))
     assert summary(scan.run([EXAMPLES], rules, opts)) == expected
     store = cache_mod.ParseCache(str(cache_dir))
     assert store.get(store.key("terraform", open(os.path.join(
@@ -215,7 +216,7 @@ def test_each_file_is_read_and_parsed_once(repo: str, monkeypatch: pytest.Monkey
     monkeypatch.setattr(parallel, "parse_to_bytes", counting_parse)
     monkeypatch.setattr(parallel, "read_bytes", counting_read)
     monkeypatch.chdir(os.path.dirname(repo))
-    scan.run([os.path.basename(repo)], load_rules(), scan.ScanOptions(jobs=1))
+    scan.run([os.path.basename(repo)], load_rules(), Settings(scan=ScanSettings(jobs=1)))
     on_disk = [os.path.realpath(os.path.join(d, n)) for d, _, names in os.walk(repo)
                for n in names if n.endswith((".tf", ".yaml", ".tfvars"))]
     assert sorted(reads) == sorted(on_disk)

@@ -158,10 +158,15 @@ def test_inline_pricing_overrides_and_their_errors(repo: Path) -> None:
     assert _costs()["aws_instance.untagged"][0] == 0.9
     (repo / "prices.yaml").write_text(PRICES.replace("0.9", "0.5"))
     assert _costs("--pricing-overrides", "prices.yaml")["aws_instance.untagged"][0] == 0.5
+    # Prices and errors cite the configuration file's own lines (no re-serialised copy).
+    (repo / ".gpulint.yaml").write_text(
+        "fail_on: warning\npricing_overrides:\n  overrides:\n    - provider: aws\n"
+        "      instance_type: g5.xlarge\n      hourly_usd: 0.9\n")
+    assert "override .gpulint.yaml:4 (aws g5.xlarge" in _costs()["aws_instance.untagged"][2]
     (repo / ".gpulint.yaml").write_text("pricing_overrides: {overrides: [{provider: ibm}]}\n")
     result = _invoke("scan", "infra")
-    assert result.exit_code == 2 and ".gpulint.yaml pricing_overrides" in result.stderr
-    assert "provider must be one of aws, gcp, azure" in result.stderr
+    assert result.exit_code == 2 and ".gpulint.yaml:1: provider must be one of aws, gcp or " \
+        "azure, got 'ibm'" in result.stderr
 
 
 # --- errors ----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from conftest import ROOT
 from gpulint.config import load as config
 from gpulint.cli import cli
 from gpulint.ruleset import load_rules
-from gpulint.pipeline import ScanOptions
+from gpulint.config import settings
 
 DOC = os.path.join(ROOT, "docs", "configuration.md")
 
@@ -30,7 +30,8 @@ def test_full_examples_are_valid_and_apply(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(_blocks("toml")[0])
     for name in (".gpulint.yaml", "pyproject.toml"):
         loaded = config.load(str(tmp_path / name))
-        config.apply(loaded, ScanOptions())
+        built = settings.build(loaded, settings.Flags())
+        assert built.source is loaded and (built.models or name == "pyproject.toml")
         rules = {r.id: r for r in config.configure_rules(loaded, load_rules())}
         assert "gpu-notebook-without-shutdown" not in rules
         assert rules["gpu-training-on-demand"].severity.value == "error"

@@ -12,6 +12,8 @@ from gpulint import units
 from gpulint.pricing import catalog
 from gpulint.pricing import price as cost
 from gpulint import pipeline as scan
+from gpulint.config.settings import Settings
+from gpulint.pricing.price import CostOptions
 from gpulint.model import Resource, Unknown
 from gpulint.pricing.overrides import parse
 from gpulint.ruleset import load_rules
@@ -21,7 +23,7 @@ DATE = catalog.metadata()["snapshot_date"]
 
 
 def _scan(name: str, **options: object) -> dict[str, Resource]:
-    result = scan.run([os.path.join(HERE, name)], [], scan.ScanOptions(**options))  # type: ignore[arg-type]
+    result = scan.run([os.path.join(HERE, name)], [], Settings(pricing=CostOptions(**options)))  # type: ignore[arg-type]
     return {r.address: r for r in result.resources}
 
 
@@ -143,7 +145,7 @@ def test_workload_hours_feed_the_notebook_saving() -> None:
     fixture = os.path.join(os.path.dirname(__file__), "rules", "gpu-notebook-without-shutdown")
     rules = [r for r in load_rules() if r.id == "gpu-notebook-without-shutdown"]
     full = scan.run([fixture], rules)
-    part = scan.run([fixture], rules, scan.ScanOptions(hours_by_workload={"notebook": 400}))
+    part = scan.run([fixture], rules, Settings(pricing=CostOptions(hours_by_workload={"notebook": 400})))
     f_full = {f.address: f for f in full.findings}
     f_part = {f.address: f for f in part.findings}
     assert f_full and f_full.keys() == f_part.keys()
@@ -244,7 +246,7 @@ def test_rightsizing_alternative_priced_with_the_same_overrides() -> None:
     alt = res.facts["sizing.alternative"]
     overrides = parse(f"overrides:\n  - provider: {res.facts['provider']}\n"
                       f"    instance_type: {alt}\n    hourly_usd: 0.25\n", "o.yaml")
-    again = scan.run([fixture], rules, scan.ScanOptions(pricing_overrides=overrides))
+    again = scan.run([fixture], rules, Settings(pricing=CostOptions(overrides=overrides)))
     res2 = next(r for r in again.resources if r.address == found.address)
     fd2 = next(f for f in again.findings if f.address == found.address and f.rule == found.rule)
     assert res2.facts["sizing.alternative"] == alt

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 import hostile_inputs
 from gpulint.load import parallel
 from gpulint.cli import cli
+from gpulint.config.settings import ScanSettings, Settings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOOD_SOURCES = [os.path.join(ROOT, "examples"),
@@ -120,9 +121,9 @@ def test_max_file_size_is_configurable_in_scan_options(tmp_path: Any) -> None:
 
     path = tmp_path / "big.yaml"
     path.write_text("apiVersion: v1\nkind: ConfigMap\n" + "# pad\n" * 400)
-    small = scan.run([str(path)], load_rules(), scan.ScanOptions(max_file_bytes=1024))
+    small = scan.run([str(path)], load_rules(), Settings(scan=ScanSettings(max_file_bytes=1024)))
     assert [d.message for d in small.diagnostics if "larger than 1 KiB" in d.message]
-    assert not scan.run([str(path)], load_rules(), scan.ScanOptions()).diagnostics
+    assert not scan.run([str(path)], load_rules(), Settings()).diagnostics
 
 
 def test_evaluation_bombs_become_unknown_values_not_hangs() -> None:
@@ -130,7 +131,7 @@ def test_evaluation_bombs_become_unknown_values_not_hangs() -> None:
     from gpulint.ruleset import load_rules
 
     result = scan.run([os.path.join(hostile_inputs.HOSTILE, "evaluation-bombs")], load_rules(),
-                      scan.ScanOptions(jobs=1))
+                      Settings(scan=ScanSettings(jobs=1)))
     reasons = {r.address: " ".join(reason for _, reason in r.unknowns) for r in result.resources}
     assert "gpulint's limit" in reasons["aws_instance.billion"]
     assert "gpulint's limit" in reasons["aws_instance.nested_for"]

@@ -10,6 +10,7 @@ import pytest
 
 from gpulint.derive import fit as rightsizing
 from gpulint import pipeline as scan
+from gpulint.config.settings import RuleSettings, Settings
 from gpulint.ruleset import load_rules
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "rules")
@@ -19,7 +20,8 @@ SIZING_RULES = ("gpu-oversized-for-model", "gpu-model-does-not-fit", "gpu-unused
 
 def _scan(path: str, **rule_options: dict) -> scan.ScanResult:
     rules = [r for r in load_rules() if r.id in SIZING_RULES]
-    opts = scan.ScanOptions(rule_options={k.replace("_", "-"): v for k, v in rule_options.items()})
+    opts = Settings(rules=RuleSettings(
+        options={k.replace("_", "-"): v for k, v in rule_options.items()}))
     return scan.run([os.path.join(FIXTURES, path)], rules, opts)
 
 
@@ -119,7 +121,8 @@ def test_bad_rule_option_is_a_diagnostic_and_the_default_is_kept() -> None:
     assert any("gpu-oversized-for-model.headroom = 'lots'" in p for p in problems)
     assert any("concurrency = 2.5 must be a whole number" in p for p in problems)
     result = scan.run([os.path.join(FIXTURES, "gpu-oversized-for-model/llm.tf")], rules,
-                      scan.ScanOptions(rule_options={"gpu-oversized-for-model": {"headroom": 7}}))
+                      Settings(rules=RuleSettings(
+                          options={"gpu-oversized-for-model": {"headroom": 7}})))
     assert any(d.path == "<rule options>" and "headroom = 7" in d.message
                for d in result.diagnostics)
 

@@ -6,6 +6,7 @@ import datetime as dt
 import os
 
 from gpulint import pipeline as scan
+from gpulint.config.settings import Settings, SuppressionSettings
 from gpulint.ruleset import load_rules
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -14,7 +15,7 @@ TAGS = "gpu-missing-cost-tags"
 
 
 def _run(require_reason: bool = True, today: dt.date = dt.date(2026, 1, 15)) -> scan.ScanResult:
-    opts = scan.ScanOptions(require_reason=require_reason, today=today)
+    opts = Settings(suppressions=SuppressionSettings(require_reason=require_reason, today=today))
     return scan.run([os.path.relpath(FIXTURE)], load_rules(), opts)
 
 
@@ -116,7 +117,7 @@ TRAILING = os.path.join(HERE, "workflow", "trailing_suppressions")
 
 def test_trailing_comments_suppress_the_resource_they_sit_in() -> None:
     result = scan.run([os.path.relpath(TRAILING)], load_rules(),
-                      scan.ScanOptions(today=dt.date(2026, 1, 15)))
+                      Settings(suppressions=SuppressionSettings(today=dt.date(2026, 1, 15))))
     assert _suppressed(result) == {"aws_instance.hash", "aws_instance.slashes",
                                    "aws_instance.opening_line", "Deployment/trailing"}
     assert {"aws_instance.in_string", "aws_instance.url", "aws_instance.other_rule",

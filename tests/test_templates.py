@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from gpulint import pipeline as scan
+from gpulint.config.settings import ScanSettings, Settings
 from gpulint.cli import cli
 
 TEMPLATE = textwrap.dedent("""\
@@ -126,7 +127,7 @@ def test_chart_rendered_with_helm_and_values(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setenv("PATH", str(bindir))
     values = tmp_path / "prod.yaml"
     values.write_text("replicas: 2\n")
-    result = scan.run([str(tmp_path / "src")], [], scan.ScanOptions(helm_values=[str(values)]))
+    result = scan.run([str(tmp_path / "src")], [], Settings(scan=ScanSettings(helm_values=(str(values),))))
     assert _warnings(result) == []
     (res,) = result.resources
     assert res.address == "Deployment/llm-llm" and res.facts["replicas.desired"] == 2

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from gpulint import pipeline as scan
+from gpulint.config.settings import ScanSettings, Settings
 from gpulint.comments import directives
 from gpulint.facts.terraform import BUILDERS
 from gpulint.model import Resource, Unknown
@@ -108,8 +109,8 @@ def _check(res: Resource, name: str, want: str) -> str | None:
 def test_fixture(path: str) -> None:
     annotations = _annotations(path)
     assert any(d.key.startswith("expect") for _, d in annotations), f"{path}: no expectations"
-    result = scan.run([os.path.relpath(path)], [], scan.ScanOptions(inputs=_inputs(path,
-                                                                                   annotations)))
+    result = scan.run([os.path.relpath(path)], [], Settings(scan=ScanSettings(
+        inputs=_inputs(path, annotations))))
     errors = [d for d in result.diagnostics if d.severity == "error"]
     assert not errors, errors
     at: dict[tuple[str, int], list[Resource]] = {}

@@ -1,10 +1,13 @@
-"""Find the files to scan and classify each as Terraform, Kubernetes or neither."""
+"""Find the files to scan, classify each as Terraform, Kubernetes or neither, drop the excluded
+ones, and decide what the report covers (everything, or only the files pre-commit gave)."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from gpulint import globs
+from gpulint.config.settings import ScanSettings
 from gpulint.model import Diagnostic, SourceFile
 
 SKIP_DIRS = frozenset({
@@ -14,10 +17,22 @@ SKIP_DIRS = frozenset({
 YAML_EXTS = (".yaml", ".yml")
 
 
+@dataclass(frozen=True)
+class ReportScope:
+    """The files the report covers: None for everything scanned, else absolute paths (the form
+    a path was given in, relative or absolute, differs from the shown one)."""
+
+    files: frozenset[str] | None = None
+
+    def covers(self, path: str) -> bool:
+        return self.files is None or os.path.abspath(path) in self.files
+
+
 @dataclass
 class Discovery:
     files: list[SourceFile]
     diagnostics: list[Diagnostic]
+    scope: ReportScope = field(default_factory=ReportScope)
 
 
 def classify(path: str) -> str | None:
@@ -46,7 +61,34 @@ def _display_in(rel_dir: str, name: str, path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
-def discover(paths: list[str]) -> Discovery:
+def discover(paths: list[str], settings: ScanSettings | None = None) -> Discovery:
+    """The files under ``paths`` less the excluded ones, and the report's scope."""
+    settings = settings or ScanSettings()
+    paths, scope = _given_files(paths) if settings.report_given_files else (paths, ReportScope())
+    found = _walk(paths)
+    if settings.exclude:
+        found.files = [f for f in found.files if not globs.excluded(f.path, settings.exclude)]
+    found.scope = scope
+    return found
+
+
+def _given_files(paths: list[str]) -> tuple[list[str], ReportScope]:
+    """When only files are given (pre-commit), the report covers those files alone; a changed
+    .tfvars file stands for the Terraform files of its directory."""
+    if not paths or not all(os.path.isfile(p) for p in paths):
+        return paths, ReportScope()
+    out: list[str] = []
+    for p in paths:
+        if p.endswith((".tfvars", ".tfvars.json")):
+            directory = os.path.dirname(p) or "."
+            out += [os.path.join(os.path.dirname(p), n) for n in sorted(os.listdir(directory))
+                    if n.endswith((".tf", ".tf.json"))]
+        else:
+            out.append(p)
+    return out, ReportScope(frozenset(os.path.abspath(p) for p in out))
+
+
+def _walk(paths: list[str]) -> Discovery:
     """Walk the given paths in a stable order; a missing path is a diagnostic, not a crash."""
     files: list[SourceFile] = []
     diags: list[Diagnostic] = []

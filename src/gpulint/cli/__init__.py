@@ -9,51 +9,25 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
 from gpulint import __version__
+from gpulint.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_INTERNAL,
+    EXIT_USAGE,
+    configured_rules,
+    fail_usage,
+    written_rules,
+)
 from gpulint.cli.options import scan_flags
-from gpulint.report.exit import FAIL_ON_CHOICES, fails
+from gpulint.report.exit import DEFAULT_FAIL_ON, FAIL_ON_CHOICES, fails
 from gpulint.reporters import FORMATS
 
-EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
-
-
-def _fail_usage(message: str) -> NoReturn:
-    click.echo(f"gpulint: {message}", err=True)
-    sys.exit(EXIT_USAGE)
-
-
-def _parse_vars(values: tuple[str, ...]) -> dict[str, str]:
-    out = {}
-    for item in values:
-        name, eq, value = item.partition("=")
-        if not eq or not name.strip():
-            _fail_usage(f"--var expects name=value, got {item!r}")
-        out[name.strip()] = value
-    return out
-
-
-def _load_rules(rules_dirs: tuple[str, ...]) -> list[Any]:
-    """Built-in and extra rules, as the configuration (if any) turns them on, off or tunes them."""
-    from gpulint.ruleset import RuleError, load_rules
-
-    try:
-        rules = load_rules(rules_dirs)
-    except RuleError as e:
-        _fail_usage(f"invalid rules\n{e}")
-    ctx = click.get_current_context(silent=True)
-    config = ctx.meta.get("gpulint.config.load") if ctx is not None else None
-    if config is None:
-        return rules
-    from gpulint.config.load import ConfigError, configure_rules
-
-    try:
-        return configure_rules(config, rules)
-    except ConfigError as e:
-        _fail_usage(str(e))
+# Re-exported: commands and tests use them from here.
+__all__ = ["EXIT_FINDINGS", "EXIT_INTERNAL", "EXIT_USAGE", "cli", "main", "run_scan"]
 
 
 # Commands that live in their own modules, imported only when used (keeps start-up fast).
@@ -97,39 +71,23 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj = {"debug": debug}
 
 
-def _given_files(paths: list[str]) -> tuple[list[str], set[str] | None]:
-    """When only files are given (pre-commit), report on those files alone; a changed .tfvars
-    file stands for the Terraform files of its directory. A path that does not exist is a
-    usage error: a mistyped path in CI must not scan nothing and pass."""
+def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
+    """Settings (defaults < configuration < flags), the configured rules, and the scan of
+    ``paths``: (ScanResult, rules). When only files are given (pre-commit), the report covers
+    those files. A path that does not exist is a usage error: a mistyped path in CI must not
+    scan nothing and pass."""
+    from gpulint import pipeline
+    from gpulint.cli import progress
+    from gpulint.cli.options import build_settings
+
     missing = [p for p in paths if not os.path.lexists(p)]
     if missing:
-        _fail_usage("no such file or directory: " + ", ".join(missing))
-    if not paths or not all(os.path.isfile(p) for p in paths):
-        return paths, None
-    out: list[str] = []
-    for p in paths:
-        if p.endswith((".tfvars", ".tfvars.json")):
-            directory = os.path.dirname(p) or "."
-            out += [os.path.join(os.path.dirname(p), n) for n in sorted(os.listdir(directory))
-                    if n.endswith((".tf", ".tf.json"))]
-        else:
-            out.append(p)
-    return out, {os.path.normpath(p) for p in out}
-
-
-def run_scan(rules_dirs: tuple[str, ...], params: dict[str, Any]) -> tuple[Any, Any]:
-    """Build options (flags, then configuration), scan, and return (ScanResult, rules)."""
-    from gpulint.cli import progress
-    from gpulint import pipeline as scan_mod
-    from gpulint.cli.options import build_options
-
-    opts = build_options(params)
-    rules = _load_rules(rules_dirs)
-    paths, opts.report_only = _given_files(list(params.pop("paths")) or ["."])
+        fail_usage("no such file or directory: " + ", ".join(missing))
     bar = progress.ProgressBar() if progress.wanted() else None
-    opts.progress = bar
+    settings = build_settings(params, paths, report_given_files=True, progress=bar)
+    rules = configured_rules(settings)
     try:
-        return scan_mod.run(paths, rules, opts), rules
+        return pipeline.run(paths, rules, settings), rules
     finally:
         if bar:
             bar.close()
@@ -142,7 +100,7 @@ def run_scan(rules_dirs: tuple[str, ...], params: dict[str, Any]) -> tuple[Any, 
                    "workflow annotations, JUnit XML or a self-contained HTML page with charts.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to a file instead of standard output.")
-@click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default="warning",
+@click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default=DEFAULT_FAIL_ON,
               show_default=True, help="Exit 1 when a finding has this severity or worse.")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
               help="Report only findings not recorded in this baseline (gpulint baseline).")
@@ -150,22 +108,22 @@ def run_scan(rules_dirs: tuple[str, ...], params: dict[str, Any]) -> tuple[Any, 
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: on a terminal).")
 @click.option("--verbose", "-v", is_flag=True, help="Show remediations, price bases and every unevaluated item.")
 @scan_flags
-def scan(fmt: str, output: str | None, fail_on: str, baseline_file: str | None,
-         show_suppressed: bool, color: bool | None, verbose: bool, rules_dirs: tuple[str, ...],
-         **params: Any) -> None:
+def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: str | None,
+         show_suppressed: bool, color: bool | None, verbose: bool, **params: Any) -> None:
     """Scan PATHS (default: the current directory) for GPU cost problems."""
     from gpulint.report import build as report_mod
 
-    result, rules = run_scan(rules_dirs, params)
+    result, rules = run_scan(params, list(paths) or ["."])
     if baseline_file:
         from gpulint.report import baseline
 
         try:
             known = baseline.load(baseline_file)
         except baseline.BaselineError as e:
-            _fail_usage(str(e))
+            fail_usage(str(e))
         result.findings, result.baselined = baseline.split(result.findings, known)
-    report = report_mod.build(result, result.options.hours, show_suppressed=show_suppressed)
+    report = report_mod.build(result, result.settings.pricing.hours,
+                              show_suppressed=show_suppressed)
     from gpulint.reporters import render
 
     use_colour = color if color is not None else (output is None and sys.stdout.isatty()
@@ -176,7 +134,7 @@ def scan(fmt: str, output: str | None, fail_on: str, baseline_file: str | None,
             fh.write(text)
     else:
         click.echo(text, nl=False)
-    sys.exit(EXIT_FINDINGS if fails(report, fail_on) else 0)
+    sys.exit(EXIT_FINDINGS if fails(report, result.settings.fail_on) else 0)
 
 
 @cli.group(invoke_without_command=True)
@@ -191,37 +149,34 @@ def rules(ctx: click.Context, rules_dirs: tuple[str, ...], config_file: str | No
 
     Severities and enablement are those a scan uses: the configuration file's `rules` settings
     applied (a disabled rule is listed as `off`)."""
+    from gpulint.config import settings as settings_mod
     from gpulint.config.load import ConfigError, resolve
 
     try:
-        config = resolve(config_file, ())
-    except ConfigError as e:
-        _fail_usage(str(e))
-    if config is not None:
-        ctx.meta["gpulint.config.load"] = config
-        if not rules_dirs:  # the configuration's custom rule directories, if any
-            rules_dirs = tuple(config.cli_defaults().get("rules_dirs", ()))
-    ctx.obj["rules_dirs"] = rules_dirs
+        settings = settings_mod.build(resolve(config_file, ()),
+                                      settings_mod.Flags(rules_dirs=rules_dirs))
+    except (ConfigError, settings_mod.SettingsError) as e:
+        fail_usage(str(e))
+    ctx.obj["settings"] = settings
     if ctx.invoked_subcommand is None:
-        listed, enabled = _configured_rules(rules_dirs)
+        listed, enabled = _configured_rules(settings)
         width = max(len(r.id) for r in listed)
         for r in listed:
             severity = enabled[r.id].severity.value if r.id in enabled else "off"
             click.echo(f"{r.id:<{width}}  {severity:<7}  {r.summary}")
-        if config is not None:
-            click.echo(f"\n(as configured by {os.path.relpath(config.path)})")
+        click.echo(_configured_by(settings, "\n"), nl=False)
 
 
-def _configured_rules(rules_dirs: tuple[str, ...]) -> tuple[list[Any], dict[str, Any]]:
+def _configured_by(settings: Any, before: str) -> str:
+    source = settings.source
+    return "" if source is None else f"{before}(as configured by {os.path.relpath(source.path)})\n"
+
+
+def _configured_rules(settings: Any) -> tuple[list[Any], dict[str, Any]]:
     """Every loaded rule sorted by id (as written), and the enabled ones by id as the
     configuration sets them (the ones a scan runs)."""
-    from gpulint.ruleset import RuleError, load_rules
-
-    try:
-        written = sorted(load_rules(rules_dirs), key=lambda r: r.id)
-    except RuleError as e:
-        _fail_usage(f"invalid rules\n{e}")
-    return written, {r.id: r for r in _load_rules(rules_dirs)}
+    written = sorted(written_rules(settings.rules.dirs), key=lambda r: r.id)
+    return written, {r.id: r for r in configured_rules(settings)}
 
 
 @rules.command("show")
@@ -231,11 +186,12 @@ def rules_show(ctx: click.Context, rule_id: str) -> None:
     """Explain one rule, with a bad and a good example."""
     import difflib
 
-    written, enabled = _configured_rules(ctx.obj.get("rules_dirs", ()))
+    settings = ctx.obj["settings"]
+    written, enabled = _configured_rules(settings)
     loaded = {r.id: r for r in written}
     if rule_id not in loaded:
         near = difflib.get_close_matches(rule_id, list(loaded), n=1)
-        _fail_usage(f"no such rule: {rule_id!r}" + (f" (did you mean {near[0]!r}?)" if near else ""))
+        fail_usage(f"no such rule: {rule_id!r}" + (f" (did you mean {near[0]!r}?)" if near else ""))
     rule = enabled.get(rule_id, loaded[rule_id])
     state = rule.severity.value if rule_id in enabled else f"off; {rule.severity.value} when on"
     lines = [f"{rule.id} ({state}, {rule.category}): {rule.summary}", "",
@@ -245,10 +201,8 @@ def rules_show(ctx: click.Context, rule_id: str) -> None:
     lines += ["", "Flagged:", _indent(rule.docs["bad"]), "Fixed:", _indent(rule.docs["good"])]
     if rule.references:
         lines += ["References:"] + [f"  {u}" for u in rule.references]
-    config = ctx.meta.get("gpulint.config.load")
-    if config is not None:
-        lines += ["", f"(as configured by {os.path.relpath(config.path)})"]
     click.echo("\n".join(lines))
+    click.echo(_configured_by(settings, "\n"), nl=False)
 
 
 def _indent(text: str) -> str:

@@ -16,11 +16,11 @@ from gpulint.cli.options import scan_flags
               default=".gpulint-baseline.json", show_default=True,
               help="Where to write the baseline.")
 @scan_flags
-def baseline(output: str, rules_dirs: tuple[str, ...], **params: Any) -> None:
+def baseline(paths: tuple[str, ...], output: str, **params: Any) -> None:
     """Record the findings in PATHS (default: the current directory) as accepted."""
     from gpulint.report.baseline import to_json
 
-    result, _ = run_scan(rules_dirs, params)
+    result, _ = run_scan(params, list(paths) or ["."])
     with open(output, "w", encoding="utf-8") as fh:
         fh.write(to_json(result.findings))
     click.echo(f"{len(result.findings)} finding(s) recorded in {output}; "

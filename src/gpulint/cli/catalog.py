@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from gpulint import providers
 from gpulint.cli.options import use_catalog
 
 
@@ -127,7 +128,7 @@ def catalog_cmd() -> None:
 
 @catalog_cmd.command("lookup")
 @click.argument("query", required=False)
-@click.option("--provider", type=click.Choice(["aws", "gcp", "azure"]),
+@click.option("--provider", type=click.Choice(providers.NAMES),
               help="Only this provider.")
 @click.option("--region", help="Only this region (prices; types not priced there are listed).")
 @click.option("--all-regions", is_flag=True, help="Text output: list every region's price.")

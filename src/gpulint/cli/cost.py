@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from gpulint.cli.options import build_options, scan_flags
+from gpulint.cli.options import build_settings, scan_flags
 from gpulint.reporters.tables import markdown_table, text_table
 from gpulint.units import usd as money
 
@@ -99,17 +99,18 @@ def render_markdown(data: dict[str, Any]) -> str:
 @click.option("--brief", is_flag=True, help="Text output: leave out the price basis lines.")
 @scan_flags
 def cost(paths: tuple[str, ...], fmt: str, group_by: str, output: str | None, brief: bool,
-         rules_dirs: tuple[str, ...], **kwargs: Any) -> None:
+         **kwargs: Any) -> None:
     """Monthly GPU cost of PATHS (default: the current directory): count × hourly × hours per
     resource, with totals per provider and per team tag."""
     from gpulint.report import build as report_mod
     from gpulint import pipeline as scan_mod
-    from gpulint.cli import _load_rules
+    from gpulint.cli.common import configured_rules
     from gpulint.pricing.breakdown import breakdown
 
-    opts = build_options(kwargs)
-    result = scan_mod.run(list(paths) or ["."], _load_rules(rules_dirs), opts)
-    report = report_mod.build(result, opts.hours)
+    targets = list(paths) or ["."]
+    settings = build_settings(kwargs, targets)
+    result = scan_mod.run(targets, configured_rules(settings), settings)
+    report = report_mod.build(result, settings.pricing.hours)
     data = breakdown(report, group_by)
     if fmt == "html":
         from gpulint.reporters import html

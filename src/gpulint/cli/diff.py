@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from gpulint.cli.options import build_options, scan_flags
+from gpulint.cli.options import build_settings, scan_flags
 from gpulint.reporters.tables import markdown_table, text_table
 from gpulint.units import usd as money
 
@@ -139,33 +139,33 @@ def _load_report(path: str) -> dict[str, Any]:
               help="Text output: list unchanged resources and both price bases.")
 @scan_flags
 def diff(paths: tuple[str, ...], base_ref: str | None, compare_to: str | None,
-         max_increase: float | None, fmt: str, output: str | None, verbose: bool,
-         rules_dirs: tuple[str, ...], **kwargs: Any) -> None:
+         fmt: str, output: str | None, verbose: bool, **kwargs: Any) -> None:
     """Monthly GPU cost change of PATHS (default: the current directory) against --base REF
     or --compare-to REPORT, with findings the change adds and fixes."""
     from gpulint.report import diff as diff_mod
     from gpulint.report import build as report_mod
     from gpulint import pipeline as scan_mod
-    from gpulint.cli import _load_rules
+    from gpulint.cli.common import configured_rules
     from gpulint.report.git_base import GitError
 
     if not base_ref and not compare_to:
         raise click.UsageError("give --base REF or --compare-to REPORT.json")
-    opts = build_options(kwargs)
-    rules = _load_rules(rules_dirs)
     targets = list(paths) or ["."]
+    settings = build_settings(kwargs, targets)
+    rules = configured_rules(settings)
+    max_increase = settings.max_increase_usd
     if compare_to:
         base = _load_report(compare_to)
         label = base_ref or compare_to
     else:
         assert base_ref is not None
         try:
-            result, _missing = diff_mod.scan_git_base(base_ref, targets, rules, opts)
+            result, _missing = diff_mod.scan_git_base(base_ref, targets, rules, settings)
         except GitError as e:
             raise click.UsageError(f"--base {base_ref}: {e}") from None
-        base = report_mod.build(result, opts.hours)
+        base = report_mod.build(result, settings.pricing.hours)
         label = base_ref
-    head = report_mod.build(scan_mod.run(targets, rules, opts), opts.hours)
+    head = report_mod.build(scan_mod.run(targets, rules, settings), settings.pricing.hours)
     data = diff_mod.compare(base, head, label)
     exceeded = max_increase is not None and data["delta_usd"] > max_increase
     data["max_increase_usd"] = max_increase

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from gpulint import providers as providers_mod
 from gpulint.pricing import catalog
 from gpulint.pricing import price as cost
 from gpulint.sizing import generations
@@ -18,7 +19,7 @@ from gpulint.pricing import offers
 from gpulint.sizing import estimate as sizing
 from gpulint.sizing.precision import normalize_precision
 
-PROVIDERS = ("aws", "gcp", "azure")
+PROVIDERS = providers_mod.NAMES
 EXIT_USAGE = 2
 
 

@@ -1,11 +1,19 @@
-"""Command-line flags shared by scan, cost and diff: what to scan and how to price it."""
+"""Command-line flags shared by scan, cost, diff and baseline, and the one place they become
+`Settings` (config/settings.py: defaults < configuration file < flags)."""
 
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+from click.core import ParameterSource
+
+from gpulint.cli.common import fail_usage, parse_vars
+
+if TYPE_CHECKING:
+    from gpulint.config.settings import Settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -27,29 +35,11 @@ def pricing_flags(func: F) -> F:
     return func
 
 
-def _config_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Find and validate the configuration before the other options take their defaults, so
-    they default to the file's values and an explicit flag still wins (Black's pattern). PATHS
-    is eager too, so the search starts from the scanned paths."""
-    from gpulint.cli import _fail_usage
-    from gpulint.config.load import ConfigError, resolve
-
-    try:
-        config = resolve(value, ctx.params.get("paths") or ())
-    except ConfigError as e:
-        _fail_usage(str(e))
-    ctx.meta["gpulint.config.load"] = config
-    if config is not None:
-        ctx.default_map = {**config.cli_defaults(), **(ctx.default_map or {})}
-    return value
-
-
 def scan_flags(func: F) -> F:
     """The configuration file, the scan inputs (variables, rules, exclusions, hours, file size)
     plus the pricing flags."""
     for option in reversed([
-        click.option("--config", "config_file", type=click.Path(dir_okay=False), is_eager=True,
-                     callback=_config_callback,
+        click.option("--config", "config_file", type=click.Path(dir_okay=False),
                      help="Configuration file (default: .gpulint.yaml or [tool.gpulint] in "
                           "pyproject.toml, searched upwards from the scanned paths)."),
         click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
@@ -81,16 +71,6 @@ def scan_flags(func: F) -> F:
     return pricing_flags(func)
 
 
-def _pairs(values: tuple[str, ...], flag: str, what: str) -> dict[str, str]:
-    out = {}
-    for item in values:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip() or not value.strip():
-            raise click.UsageError(f"{flag} expects {what}, got {item!r}")
-        out[key.strip()] = value.strip()
-    return out
-
-
 def use_catalog(path: str) -> None:
     """Price from the snapshot in ``path``; a missing or invalid file is a usage error."""
     from gpulint.pricing import catalog
@@ -101,73 +81,49 @@ def use_catalog(path: str) -> None:
         raise click.UsageError(f"--catalog {path}: {e}") from None
 
 
-def apply_pricing_flags(opts: Any, pricing_overrides: str | None, catalog_file: str | None,
-                        hours_for: tuple[str, ...], default_regions: tuple[str, ...]) -> None:
-    """Load the files the flags name into ScanOptions; bad input is a usage error (exit 2)."""
-    from gpulint.pricing.overrides import OverridesError, load
-
-    if catalog_file:
-        use_catalog(catalog_file)
-    if pricing_overrides:
-        try:
-            opts.pricing_overrides = load(pricing_overrides)
-        except OverridesError as e:
-            raise click.UsageError(str(e)) from None
-    from gpulint.facts.common import WORKLOADS
-
-    known = sorted(WORKLOADS | {"unknown"})
-    for workload, hours in _pairs(hours_for, "--hours-for", "WORKLOAD=HOURS").items():
-        if workload not in known:
-            raise click.UsageError(f"--hours-for: unknown workload {workload!r}; expected one "
-                                   f"of {', '.join(known)}")
-        try:
-            value = float(hours)
-        except ValueError:
-            value = -1.0
-        if not 0 <= value <= 744:
-            raise click.UsageError(f"--hours-for {workload}: hours must be a number from 0 to "
-                                   f"744, got {hours!r}")
-        opts.hours_by_workload[workload] = value
-    regions = _pairs(default_regions, "--default-region", "PROVIDER=REGION")
-    for provider in regions:
-        if provider.lower() not in ("aws", "gcp", "azure"):
-            raise click.UsageError(f"--default-region: unknown provider {provider!r}; expected "
-                                   "aws, gcp or azure")
-    opts.default_regions.update({k.lower(): v for k, v in regions.items()})
+def _given(name: str, value: Any) -> Any:
+    """The value of a flag the user gave, else None (the configuration file decides)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return None if source in (None, ParameterSource.DEFAULT) else value
 
 
-def build_options(kwargs: dict[str, Any]) -> Any:
-    """ScanOptions from the values of scan_flags (consumed from kwargs)."""
-    from gpulint import pipeline as scan_mod
-    from gpulint.cli import _parse_vars
+def build_settings(params: dict[str, Any], paths: list[str], *, report_given_files: bool = False,
+                   progress: Callable[[int, int], None] | None = None) -> Settings:
+    """Settings from the values of scan_flags (consumed from ``params``) and the configuration
+    file (--config, else found from ``paths``); bad values are usage errors (exit 2). A
+    --catalog snapshot is put in use here."""
+    from gpulint.cli.var_order import ARGS_KEY, cli_order
+    from gpulint.config import settings as settings_mod
+    from gpulint.config.load import ConfigError, resolve
     from gpulint.terraform.variables import Inputs
 
-    from gpulint.cli.var_order import ARGS_KEY, cli_order
-
-    variables, var_files = kwargs.pop("variables"), kwargs.pop("var_files")
-    inputs = Inputs(var_files=list(var_files), vars=_parse_vars(variables),
+    variables, var_files = params.pop("variables"), params.pop("var_files")
+    ctx = click.get_current_context()
+    inputs = Inputs(var_files=list(var_files), vars=parse_vars(variables),
                     env={k: v for k, v in os.environ.items() if k.startswith("TF_VAR_")},
-                    cli_order=cli_order(click.get_current_context().meta.get(ARGS_KEY),
-                                        variables, var_files))
-    opts = scan_mod.ScanOptions(inputs=inputs, hours=kwargs.pop("hours"),
-                                max_file_bytes=kwargs.pop("max_file_size") * 1024,
-                                helm_values=list(kwargs.pop("helm_values")),
-                                jobs=kwargs.pop("jobs"))
-    if not kwargs.pop("no_cache"):
+                    cli_order=cli_order(ctx.meta.get(ARGS_KEY), variables, var_files))
+    cache_dir = None
+    if not params.pop("no_cache"):
         from gpulint.load.cache import default_dir
 
-        opts.cache_dir = default_dir()
-    apply_pricing_flags(opts, kwargs.pop("pricing_overrides"), kwargs.pop("catalog_file"),
-                        kwargs.pop("hours_for"), kwargs.pop("default_regions"))
-    kwargs.pop("config_file")
-    opts.exclude = [os.path.normpath(os.path.join(os.getcwd(), g)) for g in kwargs.pop("exclude")]
-    config = click.get_current_context().meta.get("gpulint.config.load")
-    if config is not None:  # what flags cannot say: models, per-resource hours, suppressions
-        from gpulint.cli import _fail_usage
-        from gpulint.config.load import ConfigError, apply
-
-        try:
-            apply(config, opts)
-        except ConfigError as e:
-            _fail_usage(str(e))
-    return opts
+        cache_dir = default_dir()
+    flags = settings_mod.Flags(
+        inputs=inputs, hours=_given("hours", params.pop("hours")),
+        hours_for=params.pop("hours_for"), default_regions=params.pop("default_regions"),
+        pricing_overrides=params.pop("pricing_overrides"),
+        catalog_file=params.pop("catalog_file"), rules_dirs=params.pop("rules_dirs"),
+        exclude=params.pop("exclude"), helm_values=params.pop("helm_values"),
+        max_file_kib=params.pop("max_file_size"), jobs=params.pop("jobs"), cache_dir=cache_dir,
+        report_given_files=report_given_files,
+        fail_on=_given("fail_on", params.pop("fail_on", None)),
+        max_increase_usd=params.pop("max_increase", None), progress=progress)
+    try:
+        config = resolve(params.pop("config_file"), paths)
+        settings = settings_mod.build(config, flags)
+    except ConfigError as e:
+        fail_usage(str(e))
+    except settings_mod.SettingsError as e:
+        raise click.UsageError(str(e)) from None
+    if settings.catalog_file:
+        use_catalog(settings.catalog_file)
+    return settings

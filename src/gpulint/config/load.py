@@ -2,7 +2,8 @@
 
 Discovery walks up from the scanned paths (or the working directory) and stops at the repository
 root. Every problem is reported at once, each with its file, line (YAML) and key path, and a
-did-you-mean for misspelt keys. Command-line flags override the file (see `cli_defaults`).
+did-you-mean for misspelt keys. config/settings.py turns the file, under the flags, into
+Settings.
 """
 
 from __future__ import annotations
@@ -34,31 +35,7 @@ class Config:
         """A path written in the file is relative to the file's directory."""
         return os.path.normpath(os.path.join(self.base_dir, os.path.expanduser(path)))
 
-    def cli_defaults(self) -> dict[str, Any]:
-        """Values for click's default_map: an explicit flag still wins over them."""
-        d = self.data
-        out: dict[str, Any] = {}
-        if "fail_on" in d:
-            out["fail_on"] = d["fail_on"]
-        if "rules_dirs" in d:
-            out["rules_dirs"] = [self.relative(p) for p in d["rules_dirs"]]
-        if "exclude" in d:
-            out["exclude"] = [self.relative(p) for p in d["exclude"]]
-        hours = d.get("usage_hours", {})
-        if "default" in hours:
-            out["hours"] = float(hours["default"])
-        if "by_workload" in hours:
-            out["hours_for"] = [f"{k}={v}" for k, v in hours["by_workload"].items()]
-        if "regions" in d:
-            out["default_regions"] = [f"{k}={v}" for k, v in d["regions"].items()]
-        if isinstance(d.get("pricing_overrides"), str):
-            out["pricing_overrides"] = display(self.relative(d["pricing_overrides"]))
-        if "max_increase_usd" in d.get("thresholds", {}):
-            out["max_increase"] = float(d["thresholds"]["max_increase_usd"])
-        return out
 
-
-@cache
 def schema() -> dict[str, Any]:
     import json
     from importlib import resources
@@ -127,7 +104,7 @@ def _load_toml(path: str) -> dict[str, Any]:
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
+        import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
@@ -177,7 +154,8 @@ def _load_yaml(path: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
 
 def load(path: str) -> Config:
     if os.path.basename(path) == PYPROJECT or path.endswith(".toml"):
-        data, lines = _load_toml(path), {}
+        data: Any = _load_toml(path)
+        lines: dict[tuple[Any, ...], int] = {}
     else:
         data, lines = _load_yaml(path)
     config = Config(path, data if isinstance(data, dict) else {}, lines)
@@ -369,34 +347,3 @@ def configure_rules(config: Config, rules: list[Any]) -> list[Any]:
     if problems:
         raise ConfigError(format_problems(display(config.path), problems))
     return [dataclasses.replace(r, **changes.get(r.id, {})) for r in rules if r.id not in disabled]
-
-
-def apply(config: Config, opts: Any) -> None:
-    """Settings that have no flag: model declarations, hours per resource, inline pricing
-    overrides, suppression policy. (The others reach ScanOptions through the flags' defaults.)"""
-    from gpulint.facts.configured import ModelDeclaration
-    from gpulint.facts.model_decl import ModelDecl
-
-    d = config.data
-    for m in d.get("models", []):
-        decl = ModelDecl(m["model"], f"config {os.path.basename(config.path)}",
-                         precision=m.get("precision"), purpose=m.get("purpose"),
-                         tensor_parallel=m.get("tensor_parallel"),
-                         pipeline_parallel=m.get("pipeline_parallel"),
-                         data_parallel=m.get("data_parallel"))
-        opts.model_declarations.append(ModelDeclaration(
-            decl, m.get("address"), config.relative(m["path"]) if "path" in m else None))
-    for address, hours in d.get("usage_hours", {}).get("by_resource", {}).items():
-        opts.hours_by_address.setdefault(address, float(hours))
-    inline = d.get("pricing_overrides")
-    if isinstance(inline, dict) and opts.pricing_overrides is None:  # a flag wins
-        import yaml
-
-        from gpulint.pricing.overrides import OverridesError, parse
-
-        try:
-            opts.pricing_overrides = parse(yaml.safe_dump(inline, sort_keys=False),
-                                           f"{display(config.path)} pricing_overrides")
-        except OverridesError as e:
-            raise ConfigError(str(e)) from None
-    opts.require_reason = d.get("suppressions", {}).get("require_reason", True)

@@ -1,0 +1,109 @@
+"""Fact building: loaded inputs → GPU resources with provider-neutral facts.
+
+`build_facts(loaded, settings)` is the stage's one entry point: plan changes, Kubernetes objects
+and Terraform instances through their family's builders, then pod ↔ node-pool linking (which
+needs every resource of the scan) and the configured `models:`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from gpulint.model import Diagnostic, Resource
+
+# Builders import the catalog and the Terraform evaluator: imported when facts are built, not
+# whenever a module of this package is.
+if TYPE_CHECKING:
+    from gpulint.config.settings import Settings
+    from gpulint.load import Loaded
+    from gpulint.load.kubernetes import K8sObject
+    from gpulint.suppressions import Span, Suppression
+
+
+@dataclass
+class Built:
+    resources: list[Resource] = field(default_factory=list)
+    # Lines a suppression comment covers, per (path, address).
+    spans: dict[tuple[str, str], Span] = field(default_factory=dict)
+    # id(resource) → files of the module calls that made it (a call's file puts it in scope).
+    called_from: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    suppressions: list[Suppression] = field(default_factory=list)  # from annotations
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    notes: list[Any] = field(default_factory=list)  # module calls that could not be evaluated
+
+
+def build_facts(loaded: Loaded, settings: Settings) -> Built:
+    from gpulint.facts import configured
+    from gpulint.facts.kubernetes.link import link
+
+    out = Built()
+    _plans(loaded, settings, out)
+    _kubernetes(loaded.kubernetes, out)
+    _terraform(loaded, out)
+    link(out.resources, loaded.kubernetes)
+    configured.apply(out.resources, settings.models)
+    return out
+
+
+def _add(out: Built, res: Resource, end: int) -> None:
+    from gpulint.suppressions import Span
+
+    out.resources.append(res)
+    out.spans[(res.path, res.address)] = Span(res.path, res.line, end)
+
+
+def _plans(loaded: Loaded, settings: Settings, out: Built) -> None:
+    from gpulint.facts.terraform.plan import build_change
+
+    for inst in loaded.plans:
+        for res in build_change(inst, settings.pricing):
+            _add(out, res, res.line)
+
+
+def _kubernetes(objects: list[K8sObject], out: Built) -> None:
+    from gpulint import suppressions
+    from gpulint.facts.kubernetes import build_each
+
+    ends = _document_ends(objects)
+    for obj, built in build_each(objects):
+        for res in built:
+            _add(out, res, ends[(obj.path, obj.line)])
+        if built:
+            out.suppressions += suppressions.from_annotations(obj.path, obj.line,
+                                                              obj.doc.get("metadata"))
+
+
+def _terraform(loaded: Loaded, out: Built) -> None:
+    from gpulint.facts.terraform import build_all
+    from gpulint.facts.terraform.community import expand_calls
+
+    if loaded.terraform is None:
+        return
+    modules = expand_calls(loaded.terraform)
+    out.notes, out.diagnostics = list(modules.notes), [*out.diagnostics, *modules.diagnostics]
+    for inst in modules.resources:
+        try:
+            built = build_all(inst)
+        except RecursionError:
+            out.diagnostics.append(Diagnostic(inst.path, inst.view.line, f"{inst.address} not "
+                                              "evaluated: expressions nested too deeply"))
+            continue
+        for res in built:
+            if inst.call_paths:
+                out.called_from[id(res)] = inst.call_paths
+            # Module-call node groups have no block of their own: their span is the call line.
+            _add(out, res, getattr(inst.view.block, "end_line", None) or res.line)
+
+
+def _document_ends(objects: list[K8sObject]) -> dict[tuple[str, int], int]:
+    """Last line of each object's document: the line before the next object in its file."""
+    ends: dict[tuple[str, int], int] = {}
+    by_path: dict[str, list[int]] = {}
+    for obj in objects:
+        by_path.setdefault(obj.path, []).append(obj.line)
+    for path, lines in by_path.items():
+        lines = sorted(set(lines))
+        for here, nxt in zip(lines, [*lines[1:], 1 << 30]):
+            ends[(path, here)] = nxt - 1 if nxt != 1 << 30 else nxt
+    return ends

@@ -1,34 +1,34 @@
 """What the configuration declares that the code cannot tell: which model a resource serves or
-trains, and which paths are not scanned."""
+trains (`models:`), set as the `model.declared` fact before derivation."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
 
 from gpulint import globs
+from gpulint.config.settings import ModelSpec
 from gpulint.facts.model_decl import ModelDecl
 from gpulint.model import Resource
 
 
-@dataclass(frozen=True)
-class ModelDeclaration:
-    """`models:` entry: a resource address glob and/or an absolute path glob → a model (both in
-    the one dialect of `globs`)."""
-
-    decl: ModelDecl
-    address: str | None = None
-    path: str | None = None
-
-    def matches(self, res: Resource) -> bool:
-        if self.address is not None and not globs.match(self.address, res.address):
-            return False
-        return self.path is None or globs.path_match(self.path, res.path)
+def matches(spec: ModelSpec, res: Resource) -> bool:
+    """Both the address glob and the path glob, where given, match (globs.py dialect)."""
+    if spec.address is not None and not globs.match(spec.address, res.address):
+        return False
+    return spec.path is None or globs.path_match(spec.path, res.path)
 
 
-def apply(resources: list[Resource], models: list[ModelDeclaration]) -> None:
-    """Configured models, set before sizing. A configured model replaces one read from the code:
-    the team wrote it down on purpose."""
+def declared(spec: ModelSpec) -> ModelDecl:
+    return ModelDecl(spec.model, spec.source, precision=spec.precision, purpose=spec.purpose,
+                     tensor_parallel=spec.tensor_parallel,
+                     pipeline_parallel=spec.pipeline_parallel, data_parallel=spec.data_parallel)
+
+
+def apply(resources: Iterable[Resource], specs: Iterable[ModelSpec]) -> None:
+    """A configured model replaces one read from the code: the team wrote it down on purpose.
+    The first matching entry wins."""
+    specs = tuple(specs)
     for res in resources:
-        decl = next((m.decl for m in models if m.matches(res)), None)
-        if decl is not None:
-            res.facts["model.declared"] = decl
+        spec = next((s for s in specs if matches(s, res)), None)
+        if spec is not None:
+            res.facts["model.declared"] = declared(spec)

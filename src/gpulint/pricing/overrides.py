@@ -10,13 +10,14 @@ listed wins.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import yaml
 
-from gpulint import globs
+from gpulint import globs, providers
 
-PROVIDERS = ("aws", "gcp", "azure")
+PROVIDERS = providers.NAMES
 CAPACITIES = ("on-demand", "spot", "any")
 _KEYS = {"provider", "family", "instance_type", "capacity", "discount_percent", "hourly_usd",
          "note"}
@@ -36,17 +37,19 @@ class Override:
     discount_percent: float | None
     hourly_usd: float | None
     note: str | None
-    line: int
+    line: int | None  # where it is written, when known
 
     def matches(self, provider: str, instance_type: str, capacity: str) -> bool:
         if provider != self.provider or self.capacity not in (capacity, "any"):
             return False
-        name = instance_type.lower() if provider == "azure" else instance_type
+        cloud = providers.get(provider)
+        if cloud is None:
+            return False
+        name = cloud.instance_name(instance_type)
         if self.instance_type is not None:
-            pattern = self.instance_type.lower() if provider == "azure" else self.instance_type
-            return globs.match(pattern, name)
+            return globs.match(cloud.instance_name(self.instance_type), name)
         if self.family is not None:
-            fam = self.family.lower() if provider == "azure" else self.family
+            fam = cloud.instance_name(self.family)
             return name == fam or (name.startswith(fam) and (
                 fam[-1] in _SEPARATORS or name[len(fam)] in _SEPARATORS))
         return True
@@ -72,7 +75,7 @@ class Override:
         how = f"${self.hourly_usd:g}/h" if self.hourly_usd is not None else \
             f"-{self.discount_percent:g}%"
         note = f", {self.note}" if self.note else ""
-        return f"override {origin}:{self.line} ({self.provider} {target} {self.capacity} {how}{note})"
+        return f"override {_at(origin, self.line)} ({self.provider} {target} {self.capacity} {how}{note})"
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,7 @@ def load(path: str) -> PricingOverrides:
 
 
 def parse(text: str, origin: str) -> PricingOverrides:
+    """An overrides file's text; each override cites its line in the file."""
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
@@ -108,20 +112,37 @@ def parse(text: str, origin: str) -> PricingOverrides:
         raise OverridesError(f"{where}: invalid YAML: {getattr(e, 'problem', e)}") from None
     if data is None:
         return PricingOverrides(origin, ())
+    lines: list[int | None] = []
+    if isinstance(data, dict) and isinstance(data.get("overrides"), list) and root is not None:
+        items_node = next(v for k, v in root.value if k.value == "overrides")
+        lines = [node.start_mark.line + 1 for node in items_node.value]
+    return from_mapping(data, origin, 1, lines)
+
+
+def from_mapping(data: Any, origin: str, line: int | None = None,
+                 item_lines: Sequence[int | None] = ()) -> PricingOverrides:
+    """Overrides from an already read mapping (`{overrides: [...]}`): the file form and the
+    configuration's inline form. ``line`` is where the mapping starts and ``item_lines`` where
+    each override does, when known (YAML); messages and price bases cite them."""
     if not isinstance(data, dict) or not isinstance(data.get("overrides"), list):
-        raise OverridesError(f"{origin}:1: expected a mapping with an 'overrides' list")
+        raise OverridesError(f"{_at(origin, line)}: expected a mapping with an 'overrides' list")
     unknown_top = set(data) - {"overrides", "version"}
     if unknown_top:
-        raise OverridesError(f"{origin}:1: unknown key(s): {', '.join(sorted(map(str, unknown_top)))}")
-    items_node = next(v for k, v in root.value if k.value == "overrides")
-    rules = tuple(_rule(item, node.start_mark.line + 1, origin)
-                  for item, node in zip(data["overrides"], items_node.value))
-    return PricingOverrides(origin, rules)
+        raise OverridesError(f"{_at(origin, line)}: unknown key(s): "
+                             f"{', '.join(sorted(map(str, unknown_top)))}")
+    items = data["overrides"]
+    lines = [*item_lines, *[None] * (len(items) - len(item_lines))]
+    return PricingOverrides(origin, tuple(_rule(item, at, origin)
+                                          for item, at in zip(items, lines)))
 
 
-def _rule(item: Any, line: int, origin: str) -> Override:
+def _at(origin: str, line: int | None) -> str:
+    return f"{origin}:{line}" if line is not None else origin
+
+
+def _rule(item: Any, line: int | None, origin: str) -> Override:
     def fail(msg: str) -> OverridesError:
-        return OverridesError(f"{origin}:{line}: {msg}")
+        return OverridesError(f"{_at(origin, line)}: {msg}")
 
     if not isinstance(item, dict):
         raise fail("each override must be a mapping")
@@ -131,7 +152,7 @@ def _rule(item: Any, line: int, origin: str) -> Override:
                    f"expected: {', '.join(sorted(_KEYS))}")
     provider = str(item.get("provider", "")).lower()
     if provider not in PROVIDERS:
-        raise fail(f"provider must be one of {', '.join(PROVIDERS)}, got {item.get('provider')!r}")
+        raise fail(f"provider must be one of {providers.listing()}, got {item.get('provider')!r}")
     if "family" in item and "instance_type" in item:
         raise fail("give either family or instance_type, not both")
     capacity = str(item.get("capacity", "on-demand")).lower()

@@ -105,7 +105,7 @@ def _suppressed(result: ScanResult) -> list[dict[str, Any]]:
 
 
 def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) -> dict[str, Any]:
-    overrides = result.options.pricing_overrides if result.options else None
+    overrides = result.settings.pricing.overrides
     resources = [_resource(r) for r in result.resources]
     counts = {"error": 0, "warning": 0, "info": 0}
     for fd in result.findings:

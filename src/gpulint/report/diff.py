@@ -14,7 +14,8 @@ from typing import Any
 
 from gpulint.report import git_base
 from gpulint.ruleset import Rule
-from gpulint.pipeline import ScanOptions, ScanResult, run
+from gpulint.config.settings import Settings
+from gpulint.pipeline import ScanResult, run
 
 # What a resource is, for telling "changed" from "unchanged" and spotting renames.
 SIGNATURE = ("type", "provider", "cloud", "region", "instance_type", "gpu_model", "gpu_count",
@@ -42,13 +43,13 @@ def _relocate(result: ScanResult, paths: git_base.PathMap) -> ScanResult:
 
 
 def scan_git_base(ref: str, paths: list[str], rules: list[Rule],
-                  opts: ScanOptions) -> tuple[ScanResult, list[str]]:
+                  settings: Settings) -> tuple[ScanResult, list[str]]:
     """Scan ``paths`` as they were at ``ref``. Returns the result (paths shown as work-tree
     paths) and the paths that did not exist at ``ref`` (everything in them is added)."""
     root = git_base.repo_root(".")
     commit = git_base.resolve(ref, root)
     with tempfile.TemporaryDirectory(prefix="gpulint-base-") as tmp:
-        git_base.extract(commit, root, tmp, opts.max_file_bytes)
+        git_base.extract(commit, root, tmp, settings.scan.max_file_bytes)
         mapping = git_base.PathMap(root, os.path.realpath(tmp))
         base_paths, missing = [], []
         for p in paths:
@@ -59,15 +60,15 @@ def scan_git_base(ref: str, paths: list[str], rules: list[Rule],
                 base_paths.append(mapped)
             else:
                 missing.append(p)
-        inputs = opts.inputs
+        inputs = settings.scan.inputs
         var_files = []
         for vf in inputs.var_files:  # a var file in the repository is read as it was at ref
             mapped = mapping.to_base(vf)
             var_files.append(mapped if mapped and os.path.exists(mapped) else vf)
-        base_opts = dataclasses.replace(opts, inputs=dataclasses.replace(inputs,
-                                                                         var_files=var_files))
-        result = run(base_paths, rules, base_opts) if base_paths else \
-            ScanResult(0, [], [], [], [], [], base_opts)
+        base = dataclasses.replace(settings, scan=dataclasses.replace(
+            settings.scan, inputs=dataclasses.replace(inputs, var_files=var_files)))
+        result = run(base_paths, rules, base) if base_paths else \
+            ScanResult(0, [], [], [], [], [], base)
         return _relocate(result, mapping), missing
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from gpulint.model import Severity
 
 NEVER = "never"
+DEFAULT_FAIL_ON = "warning"
 # --fail-on choices: most severe first, then "never".
 FAIL_ON_CHOICES: tuple[str, ...] = (*(s.value for s in Severity.by_rank()), NEVER)
 
