@@ -152,10 +152,10 @@ def load_plan(path: str, text: str, data: dict[str, Any]) -> tuple[list[PlanInst
         own = rc["address"][len(module_address) + 1:] if module_address else rc["address"]
         cfg = configs.get((_INDEX.sub("", module_address), _INDEX.sub("", own)), {})
         line = lines.get(rc["address"], 1)
-        after_view = ValueView(_with_tags_all(after), line, change.get("after_unknown"),
+        after_view = ValueView(after, line, change.get("after_unknown"),
                                cfg.get("expressions"))
         before = change.get("before")
-        before_view = ValueView(_with_tags_all(before), line, None, cfg.get("expressions")) \
+        before_view = ValueView(before, line, None, cfg.get("expressions")) \
             if isinstance(before, dict) else None
         peers = peers_by_module.setdefault(module_address, Peers())
         inst = PlanInstance(rc["address"], str(rc.get("type", "")), str(rc.get("name", "")),
@@ -166,11 +166,3 @@ def load_plan(path: str, text: str, data: dict[str, Any]) -> tuple[list[PlanInst
             peers.setdefault((inst.type, inst.name), []).append(inst)
         out.append(inst)
     return out, diagnostics
-
-
-def _with_tags_all(values: Any) -> Any:
-    """Plans may carry `tags_all`, the resource tags merged with the provider's default tags:
-    the exact set, even when the defaults came from expressions the plan does not record."""
-    if isinstance(values, dict) and isinstance(values.get("tags_all"), dict):
-        return {**values, "tags": values["tags_all"]}
-    return values

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from gpulint.pricing import price as cost
 from gpulint.facts.terraform import build_all
-from gpulint.model import Resource
 from gpulint.load.plan import PlanInstance
+from gpulint.model import Resource
+from gpulint.pricing import price as cost
+from gpulint.terraform.values import ValueView
 
 
 def build_change(inst: PlanInstance, options: cost.CostOptions) -> list[Resource]:
     """The resources after the change; each records the plan's actions and, for an update or
     replacement, its monthly cost before (same builder, fed the `before` values)."""
-    after = build_all(inst)
+    after = build_all(_with_tags_all(inst, inst.view))
     before: dict[str, Resource] = {}
     if inst.before is not None:
-        for res in build_all(inst.with_view(inst.before)):
+        for res in build_all(_with_tags_all(inst, inst.before)):
             cost.price_resource(res, options.hours, options)
             before[res.address] = res
     for res in after:
@@ -23,3 +24,14 @@ def build_change(inst: PlanInstance, options: cost.CostOptions) -> list[Resource
         if old is not None:
             res.facts["cost.monthly_before"] = old.facts.get("cost.monthly")
     return after
+
+
+def _with_tags_all(inst: PlanInstance, view: ValueView) -> PlanInstance:
+    """The instance reading its tags from `tags_all` when the plan has it: the AWS provider
+    merges its default_tags there, the exact set, even when they came from expressions the
+    plan does not record."""
+    tags_all = view.values.get("tags_all")
+    if not isinstance(tags_all, dict):
+        return inst if view is inst.view else inst.with_view(view)
+    return inst.with_view(ValueView({**view.values, "tags": tags_all}, view.line, view.unknown,
+                                    view.config, view.unknown_reason))
