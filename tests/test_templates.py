@@ -197,3 +197,15 @@ def test_kubectl_kustomize_when_kustomize_is_missing(tmp_path: Path,
     result = scan.run([str(src)], [])
     assert _warnings(result) == [] and [r.address for r in result.resources] == ["Deployment/llm"]
     assert (bindir / "kubectl.args").read_text().split() == ["kustomize", str(src)]
+
+
+def test_chart_without_helm_still_scans_plain_manifests_outside_templates(
+        tmp_path: Path, no_tools: Path) -> None:
+    chart = _chart(tmp_path)
+    (chart / "examples").mkdir()
+    (chart / "examples" / "gpu-deployment.yaml").write_text(PLAIN)
+    result = scan.run([str(tmp_path)], [])
+    # templates/ stays skipped (one warning); the plain example outside it is read.
+    assert _warnings(result) == ["skipped a template: Helm chart not rendered because helm is not "
+                                 "on PATH"]
+    assert [r.path for r in result.resources] == [str(chart / "examples" / "gpu-deployment.yaml")]

@@ -56,13 +56,15 @@ def _kind_line(path: str, kind: str, read: Callable[[str], str | None]) -> int:
 
 
 def _helm(root: str, values: list[str], plan: TemplatePlan,
-          read: Callable[[str], str | None]) -> None:
+          read: Callable[[str], str | None]) -> bool:
+    """True when rendered; False leaves the chart's plain files (outside templates/ and
+    charts/) to be scanned one by one."""
     chart_file = os.path.join(root, "Chart.yaml")
     helm = shutil.which("helm")
     if helm is None:
         plan.diagnostics.append(Diagnostic(chart_file, None, "skipped a template: Helm chart not "
                                            "rendered because helm is not on PATH", "warning"))
-        return
+        return False
     argv = [helm, "template", os.path.basename(os.path.abspath(root)) or "release", root]
     for v in values:
         argv += ["--values", v]
@@ -70,7 +72,7 @@ def _helm(root: str, values: list[str], plan: TemplatePlan,
     if out is None:
         plan.diagnostics.append(Diagnostic(chart_file, None, f"skipped a template: helm template "
                                            f"failed: {err}", "warning"))
-        return
+        return False
     for chunk in _DOC_SPLIT.split(out):
         m = _SOURCE.search(chunk)
         # "# Source: <chart>/templates/x.yaml": the part after the chart name is inside root.
@@ -82,6 +84,7 @@ def _helm(root: str, values: list[str], plan: TemplatePlan,
         for obj in objects:
             line = _kind_line(source, str(obj.doc["kind"]), read) if source != chart_file else 1
             plan.objects.append(K8sObject(source, line, obj.doc))
+    return True
 
 
 def _kustomize(root: str, files: list[str], plan: TemplatePlan,
@@ -130,8 +133,15 @@ def plan(files: list[SourceFile], helm_values: list[str],
     for root in charts:
         if any(_under(root, other) and root != other for other in charts):
             continue  # a subchart is rendered by its parent
-        out.skip.update(p for p in paths if _under(p, root))
-        _helm(root, helm_values, out, read)
+        inside = [p for p in paths if _under(p, root)]
+        if _helm(root, helm_values, out, read):
+            out.skip.update(inside)
+        else:
+            # Unrendered: templates and subcharts are skipped; plain manifests elsewhere in the
+            # chart (examples, CRDs, static files) are scanned as they are.
+            hidden = [os.path.join(root, d) for d in ("templates", "charts")]
+            out.skip.update(p for p in inside if any(_under(p, h) for h in hidden)
+                            or os.path.basename(p).startswith("values"))
     for root in kusts:
         if any(_under(root, c) for c in charts):
             continue
