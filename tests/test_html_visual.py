@@ -8,6 +8,7 @@ has installed one), where a missing browser fails.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 from collections.abc import Iterator
@@ -25,6 +26,8 @@ MEASURE = """JSON.stringify({
     const r = s.getBoundingClientRect(); return [r.width, r.height,
       s.querySelectorAll('rect.bar').length]; }),
   overflow: document.documentElement.scrollWidth - window.innerWidth,
+  cut: Math.max(0, ...Array.from(document.querySelectorAll('table')).map(
+    t => t.getBoundingClientRect().right - window.innerWidth)),
   filters: !document.getElementById('filters')?.hidden,
 })"""
 
@@ -69,6 +72,7 @@ def test_page_renders(browser: Browser, pages: dict[str, Path], name: str,
     for w, h, bars in got["charts"]:
         assert w > 200 and h > 0 and bars > 0, got["charts"]
     assert got["overflow"] <= 0, "the page scrolls sideways"
+    assert got["cut"] <= 0, "a table is wider than the window"
     assert got["filters"] is True  # the script ran and showed the findings filter
 
 
@@ -96,4 +100,22 @@ def test_hostile_page_runs_nothing(browser: Browser, pages: dict[str, Path]) -> 
     browser.open(pages["hostile"].as_uri(), *VIEWPORTS["desktop"])
     assert browser.evaluate("document.querySelectorAll('img, iframe, script').length") == 1
     assert not [e for e in browser.events if e.get("method") == "Page.javascriptDialogOpening"]
+    assert browser.problems() == []
+
+
+def test_prints_charts_without_controls(browser: Browser, pages: dict[str, Path]) -> None:
+    browser.open(pages["examples"].as_uri(), 700, 1000)  # about an A4 page's width
+    browser.call("Emulation.setEmulatedMedia", {"media": "print"}, session=True)
+    try:
+        got = json.loads(browser.evaluate(MEASURE))
+        hidden = browser.evaluate(
+            "getComputedStyle(document.getElementById('filters')).display")
+        pdf = browser.call("Page.printToPDF", {"printBackground": True}, session=True)["data"]
+    finally:
+        browser.call("Emulation.setEmulatedMedia", {"media": ""}, session=True)
+    (_artefacts() / "examples-print.pdf").write_bytes(base64.b64decode(pdf))
+    assert len(got["charts"]) == CHARTS["examples"] and all(w > 200 and h > 0
+                                                            for w, h, _ in got["charts"])
+    assert hidden == "none"
+    assert got["overflow"] <= 0 and got["cut"] <= 0, "the printed page would be cut"
     assert browser.problems() == []

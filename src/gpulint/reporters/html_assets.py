@@ -57,7 +57,8 @@ td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-siz
 .resources td:nth-child(n+2){display:inline}.resources td:nth-child(n+3)::before{content:" · "}}
 @media print{body{max-width:none;font-size:11px}.filters,details>summary{display:none}
 figure{border-color:#999}a{color:inherit}.stat{border-color:#999}
-details:not(.chart-table){display:block}details.chart-table{display:none}}
+details.chart-table{display:none}.scroll{overflow:visible}
+td{overflow-wrap:anywhere}.findings td:nth-child(4){min-width:0}}
 """
 
 # Sort the findings table by a column and filter it by severity and rule. Without script the
