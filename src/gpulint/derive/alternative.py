@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from gpulint import providers
 from gpulint.pricing import catalog
 from gpulint.pricing import price as cost
 from gpulint.pricing import offers
@@ -49,7 +50,7 @@ def where(res: Resource, opts: SizingOptions) -> tuple[str, str] | str:
     priced in the configured (or built-in) default region, as cost.py prices them."""
     f = res.facts
     provider = cloud(res) if res.source == "kubernetes" else f.get("provider")
-    if not isinstance(provider, str) or provider not in {"aws", "gcp", "azure"}:
+    if not isinstance(provider, str) or provider not in providers.NAMES:
         return "the cloud provider is not known"
     if res.source == "kubernetes":
         if isinstance(f.get("region"), str):  # linked to a node pool (gpulint.linking)

@@ -1,0 +1,55 @@
+"""One list of clouds (providers.py): the schemas, flags and pricing overrides agree with it."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import click
+import pytest
+
+from gpulint import providers
+from gpulint.pricing import catalog
+from gpulint.pricing import overrides
+
+
+def _config_schema() -> dict:
+    return json.loads(resources.files("gpulint").joinpath("schemas/config.schema.json")
+                      .read_text(encoding="utf-8"))
+
+
+def test_config_schema_names_every_cloud_and_no_other() -> None:
+    props = _config_schema()["properties"]
+    assert tuple(props["regions"]["properties"]) == providers.NAMES
+    required = props["tags"]["properties"]["required"]["anyOf"][1]["properties"]
+    assert tuple(required) == (*providers.NAMES, "kubernetes", "default")
+
+
+def test_every_cloud_has_a_catalog_default_region() -> None:
+    for cloud in providers.CLOUDS:
+        assert cloud.default_region() == catalog.default_region(cloud.name)
+
+
+def test_cli_choices_and_overrides_come_from_the_list() -> None:
+    from gpulint.cli.catalog import catalog_cmd
+    from gpulint.cli.explain import explain_model
+
+    for command in (catalog_cmd.commands["lookup"], explain_model):
+        option = next(p for p in command.params if p.name in ("provider", "providers"))
+        assert isinstance(option.type, click.Choice)
+        assert tuple(option.type.choices) == providers.NAMES
+    assert overrides.PROVIDERS == providers.NAMES
+
+
+@pytest.mark.parametrize(("name", "written", "expected"), [
+    ("azure", "Standard_NC24ads_A100_v4", "standard_nc24ads_a100_v4"),
+    ("aws", "p4d.24xlarge", "p4d.24xlarge"),
+])
+def test_instance_name_case_rule(name: str, written: str, expected: str) -> None:
+    cloud = providers.get(name.upper())
+    assert cloud is not None and cloud.instance_name(written) == expected
+
+
+def test_unknown_cloud() -> None:
+    assert providers.get("ibm") is None
+    assert providers.listing() == "aws, gcp or azure"
