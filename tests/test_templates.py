@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from gpulint import pipeline as scan
 from gpulint.config.settings import ScanSettings, Settings
 from gpulint.cli import cli
+from gpulint.load import helm
 
 TEMPLATE = textwrap.dedent("""\
     apiVersion: apps/v1
@@ -102,23 +103,29 @@ def _warnings(result: scan.ScanResult) -> list[str]:
     return [d.message for d in result.diagnostics if d.severity == "warning"]
 
 
-def test_chart_without_helm_is_skipped_with_one_warning(tmp_path: Path, no_tools: Path) -> None:
+def _notes(result: scan.ScanResult) -> list[str]:
+    return [d.message for d in result.diagnostics if d.severity == "info"]
+
+
+def test_chart_without_renderer_is_a_note_and_its_values_are_read(
+        tmp_path: Path, no_tools: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(helm, "_sdk", lambda: None)
     chart = _chart(tmp_path)
     result = scan.run([str(tmp_path)], [])
-    assert result.resources == []
-    assert _warnings(result) == ["skipped a template: Helm chart not rendered because helm is not "
-                                 "on PATH"]
+    assert result.resources == [] and _warnings(result) == []  # the values ask for no GPU
+    assert _notes(result) == ["chart not rendered (no Helm renderer: put helm on PATH or pip "
+                              "install 'gpulint[helm]'); read 0 GPU requests from its values"]
     assert result.diagnostics[0].path.endswith(os.path.join("llm", "Chart.yaml"))
     assert chart.exists()
 
 
-def test_lone_template_file_is_a_warning_not_a_parse_error(tmp_path: Path, no_tools: Path) -> None:
+def test_lone_template_file_is_a_note_not_a_parse_error(tmp_path: Path, no_tools: Path) -> None:
     path = tmp_path / "deployment.yaml"
     path.write_text(TEMPLATE)
     result = scan.run([str(path)], [])
-    assert len(_warnings(result)) == 1 and result.diagnostics[0].message.startswith(
+    assert _warnings(result) == [] and result.diagnostics[0].message.startswith(
         "skipped a template: Helm/Go template syntax")
-    assert result.diagnostics[0].line == 2
+    assert result.diagnostics[0].line == 2 and result.diagnostics[0].severity == "info"
 
 
 def test_chart_rendered_with_helm_and_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -138,11 +145,13 @@ def test_chart_rendered_with_helm_and_values(tmp_path: Path, monkeypatch: pytest
     assert args[:3] == ["template", "llm", str(chart)] and args[3:] == ["--values", str(values)]
 
 
-def test_helm_failure_is_a_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_helm_failure_is_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _chart(tmp_path / "src")
     monkeypatch.setenv("PATH", str(_tool(tmp_path / "bin", "helm", "", exit_code=1)))
     result = scan.run([str(tmp_path / "src")], [])
-    assert _warnings(result) == ["skipped a template: helm template failed: Error: render failed"]
+    assert _warnings(result) == []
+    assert _notes(result) == ["chart not rendered (helm failed: Error: render failed); read 0 GPU "
+                              "requests from its values"]
 
 
 def test_kustomization_without_tool_scans_plain_files(tmp_path: Path, no_tools: Path) -> None:
@@ -200,12 +209,13 @@ def test_kubectl_kustomize_when_kustomize_is_missing(tmp_path: Path,
 
 
 def test_chart_without_helm_still_scans_plain_manifests_outside_templates(
-        tmp_path: Path, no_tools: Path) -> None:
+        tmp_path: Path, no_tools: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     chart = _chart(tmp_path)
     (chart / "examples").mkdir()
     (chart / "examples" / "gpu-deployment.yaml").write_text(PLAIN)
+    monkeypatch.setattr(helm, "_sdk", lambda: None)
     result = scan.run([str(tmp_path)], [])
-    # templates/ stays skipped (one warning); the plain example outside it is read.
-    assert _warnings(result) == ["skipped a template: Helm chart not rendered because helm is not "
-                                 "on PATH"]
+    # templates/ stays skipped (one note); the plain example outside it is read.
+    assert _notes(result) == ["chart not rendered (no Helm renderer: put helm on PATH or pip "
+                              "install 'gpulint[helm]'); read 0 GPU requests from its values"]
     assert [r.path for r in result.resources] == [str(chart / "examples" / "gpu-deployment.yaml")]

@@ -43,6 +43,11 @@ class K8sObject:
     path: str
     line: int
     doc: dict[str, Any]
+    # Objects not read from a manifest: an address instead of Kind/namespace/name (read from
+    # Helm values), the resource type to report, and the kustomize overlay that rendered it.
+    address: str | None = None
+    type: str | None = None
+    variant: str | None = None
 
 
 def is_manifest(doc: Any) -> bool:

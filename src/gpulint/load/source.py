@@ -169,9 +169,9 @@ def _parse_yaml(text: str) -> Parsed:
             return Parsed("kubernetes", diags=[(lines[0], "skipped a template: Helm/Go template "
                                                           "syntax ({{ }}); render it first (helm "
                                                           "template) or scan its chart directory",
-                                                "warning")])
+                                                "info")])
         skipped = [(line, "skipped a template: this document uses Helm/Go template syntax "
-                          "({{ }}); the file's other documents are scanned", "warning")
+                          "({{ }}); the file's other documents are scanned", "info")
                    for line in lines]
     objects, diags = load_documents("", text)
     return Parsed("kubernetes", docs=[(o.line, o.doc) for o in objects],

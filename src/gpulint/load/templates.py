@@ -12,17 +12,24 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
+import tempfile
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
+import yaml
+
+from gpulint.load import helm, helmfile, values_tree
+from gpulint.load import values as values_reader
+from gpulint.load.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
+from gpulint.load.source import templated_line
+from gpulint.load.values_tree import Values
 from gpulint.model import Diagnostic, SourceFile
-from gpulint.load.kubernetes import K8sObject, load_documents
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
-RENDER_TIMEOUT_S = 120
-_SOURCE = re.compile(r"^# Source: (\S+)\s*$", re.MULTILINE)
-_DOC_SPLIT = re.compile(r"^---[ \t]*$", re.MULTILINE)
+# YAML that is never a values file: charts' own metadata, kustomizations, CI and compose files.
+_NOT_VALUES = frozenset({"Chart.yaml", "Chart.lock", *KUSTOMIZATION_FILES, *helmfile.HELMFILE_NAMES,
+                         "docker-compose.yaml", "docker-compose.yml", "compose.yaml", "compose.yml",
+                         ".pre-commit-config.yaml", ".gitlab-ci.yml"})
 
 
 @dataclass
@@ -36,18 +43,6 @@ def _under(path: str, root: str) -> bool:
     return os.path.commonpath([os.path.abspath(path), os.path.abspath(root)]) == os.path.abspath(root)
 
 
-def _run(argv: list[str]) -> tuple[str | None, str]:
-    try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=RENDER_TIMEOUT_S,
-                              check=False)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return None, str(e)
-    if done.returncode != 0:
-        lines = (done.stderr or done.stdout).strip().splitlines()
-        return None, lines[-1] if lines else f"exit status {done.returncode}"
-    return done.stdout, ""
-
-
 def _kind_line(path: str, kind: str, read: Callable[[str], str | None]) -> int:
     """Line of the first `kind: <Kind>` in a template, so a finding points near its object."""
     text = read(path) or ""
@@ -55,36 +50,104 @@ def _kind_line(path: str, kind: str, read: Callable[[str], str | None]) -> int:
     return text.count("\n", 0, m.start()) + 1 if m else 1
 
 
-def _helm(root: str, values: list[str], plan: TemplatePlan,
-          read: Callable[[str], str | None]) -> bool:
-    """True when rendered; False leaves the chart's plain files (outside templates/ and
-    charts/) to be scanned one by one."""
+def _values_of(root: str | None, files: list[str], inline: list[tuple[dict[str, Any], dict]],
+               inline_path: str, read: Callable[[str], str | None],
+               diags: list[Diagnostic]) -> tuple[Values, Values]:
+    """(chart defaults + overrides, overrides only): what the values reader and the SDK need."""
+    full, over = Values(), Values()
+    chart_values = [os.path.join(root, "values.yaml")] if root else []
+    for path in chart_values + files:
+        text = read(path) if os.path.isfile(path) else None
+        docs, problems = values_tree.parse(path, text) if text else ([], [])
+        diags.extend(problems)
+        for tree, lines in docs:
+            values_tree.add(full, path, tree, lines)
+            if path not in chart_values:
+                values_tree.add(over, path, tree, lines)
+    for tree, lines in inline:
+        values_tree.add(full, inline_path, tree, lines)
+        values_tree.add(over, inline_path, tree, lines)
+    return full, over
+
+
+def _chart(root: str, release: str, namespace: str | None, values_files: list[str],
+           inline: list[tuple[dict[str, Any], dict]], inline_path: str, plan: TemplatePlan,
+           read: Callable[[str], str | None]) -> bool:
+    """Render a local chart (True); when it cannot be, read its GPU requests from its values."""
     chart_file = os.path.join(root, "Chart.yaml")
-    helm = shutil.which("helm")
-    if helm is None:
-        plan.diagnostics.append(Diagnostic(chart_file, None, "skipped a template: Helm chart not "
-                                           "rendered because helm is not on PATH", "warning"))
-        return False
-    argv = [helm, "template", os.path.basename(os.path.abspath(root)) or "release", root]
-    for v in values:
-        argv += ["--values", v]
-    out, err = _run(argv)
-    if out is None:
-        plan.diagnostics.append(Diagnostic(chart_file, None, f"skipped a template: helm template "
-                                           f"failed: {err}", "warning"))
-        return False
-    for chunk in _DOC_SPLIT.split(out):
-        m = _SOURCE.search(chunk)
-        # "# Source: <chart>/templates/x.yaml": the part after the chart name is inside root.
-        source = os.path.join(root, m.group(1).split("/", 1)[1]) \
-            if m and "/" in m.group(1) else chart_file
-        objects, diags = load_documents(source, chunk)
-        plan.diagnostics.extend(Diagnostic(chart_file, None, f"rendered chart: {d.message}",
-                                           d.severity) for d in diags)
-        for obj in objects:
-            line = _kind_line(source, str(obj.doc["kind"]), read) if source != chart_file else 1
-            plan.objects.append(K8sObject(source, line, obj.doc))
-    return True
+    full, over = _values_of(root, values_files, inline, inline_path, read, plan.diagnostics)
+    files = list(values_files)
+    temp = None
+    if inline and shutil.which("helm"):  # the binary takes inline values as a file
+        temp = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
+        for tree, _ in inline:
+            temp.write(yaml.safe_dump(tree) + "---\n")
+        temp.close()
+        files.append(temp.name)
+    try:
+        rendered = helm.render(root, release, namespace, files, over.tree)
+    finally:
+        if temp is not None:
+            os.unlink(temp.name)
+    if rendered is not None and rendered.templates is not None:
+        for template, text in sorted(rendered.templates.items()):
+            source = helm.source_path(root, template) or chart_file
+            objects, diags = load_documents(source, text)
+            plan.diagnostics.extend(Diagnostic(chart_file, None, f"rendered chart: {d.message}",
+                                               d.severity) for d in diags)
+            for obj in objects:
+                line = _kind_line(source, str(obj.doc["kind"]), read) if source != chart_file else 1
+                plan.objects.append(K8sObject(source, line, obj.doc))
+        plan.diagnostics.append(Diagnostic(chart_file, None, f"chart rendered with "
+                                           f"{rendered.renderer} (release {release})", "info"))
+        for dep in _missing_dependencies(root, read):
+            _from_values(full, release, namespace, chart_file, f"dependency {dep} is not in the "
+                         "chart's charts/ directory, not rendered", plan, (dep,))
+        return True
+    why = (f"{rendered.renderer} failed: {rendered.error}" if rendered is not None else
+           "no Helm renderer: put helm on PATH or pip install 'gpulint[helm]'")
+    _from_values(full, release, namespace, chart_file, f"chart not rendered ({why})", plan)
+    return False
+
+
+def _skip_chart(root: str, paths: list[str], rendered: bool, skip: set[str]) -> None:
+    """A rendered chart's files are not scanned again. Unrendered, its templates, subcharts and
+    values files are skipped, and plain manifests elsewhere in it (examples, static files) are
+    scanned as they are."""
+    inside = [p for p in paths if _under(p, root)]
+    if rendered:
+        skip.update(inside)
+        return
+    hidden = [os.path.join(root, d) for d in ("templates", "charts")]
+    skip.update(p for p in inside if any(_under(p, h) for h in hidden)
+                or os.path.basename(p).startswith("values"))
+
+
+def _missing_dependencies(root: str, read: Callable[[str], str | None]) -> list[str]:
+    """Keys (alias or name) of the chart's dependencies that are not vendored under charts/:
+    a renderer leaves them out, so their values are read instead."""
+    try:
+        meta = yaml.safe_load(read(os.path.join(root, "Chart.yaml")) or "")
+    except yaml.YAMLError:
+        return []
+    deps = meta.get("dependencies") if isinstance(meta, dict) else None
+    vendored = os.listdir(os.path.join(root, "charts")) if os.path.isdir(
+        os.path.join(root, "charts")) else []
+    out = []
+    for dep in deps if isinstance(deps, list) else []:
+        if isinstance(dep, dict) and dep.get("name") and not any(
+                v == dep["name"] or v.startswith(f"{dep['name']}-") for v in vendored):
+            out.append(str(dep.get("alias") or dep["name"]))
+    return out
+
+
+def _from_values(values: Values, release: str, namespace: str | None, path: str, why: str,
+                 plan: TemplatePlan, under: tuple[str, ...] = ()) -> None:
+    objects = values_reader.read(values, release, namespace, under)
+    plan.objects.extend(objects)
+    found = values_reader.count(objects)
+    plan.diagnostics.append(Diagnostic(path, None, f"{why}; read {found} GPU request"
+                                       f"{'' if found == 1 else 's'} from its values", "info"))
 
 
 def _kustomize(root: str, files: list[str], plan: TemplatePlan,
@@ -100,7 +163,7 @@ def _kustomize(root: str, files: list[str], plan: TemplatePlan,
                                            "files are scanned as they are, without patches",
                                            "warning"))
         return False
-    out, err = _run([tool, "build", root] if tool else [str(kubectl), "kustomize", root])
+    out, err = helm.run([tool, "build", root] if tool else [str(kubectl), "kustomize", root])
     if out is None:
         plan.diagnostics.append(Diagnostic(name, None, f"skipped a template: kustomize build "
                                            f"failed: {err}; files scanned as they are", "warning"))
@@ -122,30 +185,93 @@ def _kustomize(root: str, files: list[str], plan: TemplatePlan,
     return True
 
 
+def _helmfiles(paths: list[str], charts: list[str], out: TemplatePlan,
+               read: Callable[[str], str | None]) -> tuple[set[str], set[str]]:
+    """Render or read each helmfile release; (charts rendered, values files consumed)."""
+    absolute = {os.path.abspath(p) for p in paths}
+    chart_dirs = {os.path.abspath(c) for c in charts}
+    used_charts: set[str] = set()
+    consumed: set[str] = set()
+    for path in paths:
+        if os.path.basename(path) not in helmfile.HELMFILE_NAMES:
+            continue
+        text = read(path)
+        releases, diags = helmfile.read(path, text or "", absolute, chart_dirs)
+        out.diagnostics.extend(diags)
+        out.skip.add(path)
+        for rel in releases:
+            consumed.update(os.path.abspath(f) for f in rel.values_files)
+            if rel.local_chart is not None:
+                root = next(c for c in charts if os.path.abspath(c) == rel.local_chart)
+                used_charts.add(rel.local_chart)
+                rendered = _chart(root, rel.name, rel.namespace, rel.values_files, rel.inline,
+                                  path, out, read)
+                _skip_chart(root, paths, rendered, out.skip)
+                continue
+            full, _ = _values_of(None, rel.values_files, rel.inline, path, read, out.diagnostics)
+            _from_values(full, rel.name, rel.namespace, path, f"release {rel.name}: chart "
+                         f"{rel.chart} is not in the scan", out)
+    out.skip.update(consumed & absolute)
+    return used_charts, consumed
+
+
+def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
+                       read: Callable[[str], str | None]) -> None:
+    """YAML files that are not manifests but ask for accelerators: values of remote charts."""
+    for path in paths:
+        if path in skip or os.path.abspath(path) in skip or \
+                not path.endswith((".yaml", ".yml")) or os.path.basename(path) in _NOT_VALUES:
+            continue
+        text = read(path)
+        if not text or not values_reader.may_request(text) or templated_line(text) is not None:
+            continue
+        docs, diags = values_tree.parse(path, text)
+        values = Values()
+        for tree, lines in docs:
+            if isinstance(tree, dict) and not is_manifest(tree):
+                values_tree.add(values, path, tree, lines)
+        objects = values_reader.read(values, _release_label(path)) if values.tree else []
+        found = values_reader.count(objects)
+        if not looks_like_kubernetes(text):  # else the manifest parser reports the problem
+            out.diagnostics.extend(diags)
+        if objects:
+            out.objects.extend(objects)
+            out.diagnostics.append(Diagnostic(path, None, f"read {found} GPU request"
+                                                f"{'' if found == 1 else 's'} from Helm "
+                                                "values (not rendered)", "info"))
+
+
+def _release_label(path: str) -> str:
+    """values.yaml and values-prod.yaml are named by their directory, others by their stem."""
+    stem = os.path.basename(path).rsplit(".", 1)[0]
+    parent = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    return parent if stem.startswith("values") and parent else stem
+
+
 def plan(files: list[SourceFile], helm_values: list[str],
          read: Callable[[str], str | None]) -> TemplatePlan:
-    """Render every chart and kustomization among the discovered files."""
+    """Render every chart and kustomization among the discovered files; read the values of
+    charts that cannot be rendered."""
     out = TemplatePlan()
     paths = [f.path for f in files]
     charts = sorted({os.path.dirname(p) or "." for p in paths if os.path.basename(p) == "Chart.yaml"})
+    charts = [c for c in charts if not any(_under(c, o) and c != o for o in charts)]  # subcharts
     kusts = sorted({os.path.dirname(p) or "." for p in paths
                     if os.path.basename(p) in KUSTOMIZATION_FILES})
+    used, _ = _helmfiles(paths, charts, out, read)
+    given = [v for v in helm_values]
+    out.skip.update(os.path.abspath(v) for v in given)
     for root in charts:
-        if any(_under(root, other) and root != other for other in charts):
-            continue  # a subchart is rendered by its parent
-        inside = [p for p in paths if _under(p, root)]
-        if _helm(root, helm_values, out, read):
-            out.skip.update(inside)
-        else:
-            # Unrendered: templates and subcharts are skipped; plain manifests elsewhere in the
-            # chart (examples, CRDs, static files) are scanned as they are.
-            hidden = [os.path.join(root, d) for d in ("templates", "charts")]
-            out.skip.update(p for p in inside if any(_under(p, h) for h in hidden)
-                            or os.path.basename(p).startswith("values"))
+        if os.path.abspath(root) not in used:
+            rendered = _chart(root, os.path.basename(os.path.abspath(root)) or "release", None,
+                              given, [], "", out, read)
+            _skip_chart(root, paths, rendered, out.skip)
     for root in kusts:
         if any(_under(root, c) for c in charts):
             continue
         inside = [p for p in paths if _under(p, root) and p not in out.skip]
         if _kustomize(root, inside, out, read):
             out.skip.update(inside)
+    _standalone_values(paths, out.skip, out, read)
+    out.skip.update(p for p in paths if os.path.abspath(p) in out.skip)
     return out

@@ -114,10 +114,12 @@ def _group_resource(obj: K8sObject, group: PodGroup, ctx: Context) -> Resource |
     # `generateName` objects (Jobs created with kubectl create) are named by their prefix.
     name = scalar(meta.get("name")) or scalar(meta.get("generateName")) or "?"
     ns = scalar(meta.get("namespace"))
-    address = f"{kind}/{ns}/{name}" if ns else f"{kind}/{name}"
+    address = obj.address or (f"{kind}/{ns}/{name}" if ns else f"{kind}/{name}")
     if group.suffix:
         address += f"/{group.suffix}"
-    res = Resource(address, kind, obj.path, obj.line, "kubernetes")
+    if obj.variant:  # one resource per kustomize overlay that renders the object
+        address += f"@{obj.variant}"
+    res = Resource(address, obj.type or kind, obj.path, obj.line, "kubernetes")
     res.facts.update({"provider": "kubernetes", "k8s.kind": kind, "k8s.name": name,
                       "k8s.namespace": ns, "accelerator.kind": _ACCELERATOR_KIND[acc.kind]})
     labels = {**group.labels, **as_dict(meta.get("labels"))}
