@@ -50,3 +50,14 @@ def _private_data_dir(tmp_path_factory: pytest.TempPathFactory):  # type: ignore
             os.environ.pop(key, None)
         else:
             os.environ[key] = value
+
+
+@pytest.fixture(autouse=True)
+def _no_configured_catalog_age():  # type: ignore[no-untyped-def]
+    """A configuration's catalog.max_age_days is process state: it must not leak between
+    in-process CLI runs of different tests."""
+    from gpulint.pricing import catalog_store
+
+    catalog_store.set_max_age_days(None)
+    yield
+    catalog_store.set_max_age_days(None)

@@ -339,3 +339,29 @@ def test_info_names_the_catalog_and_its_age(data_dir: Path) -> None:
     code, out, _ = run("catalog", "info", "--max-age", "100000", "--format", "json")
     info = json.loads(out)
     assert info["stale_note"] is None and info["rows"]["gcp"]["accelerator_prices"] == 979
+
+
+def test_configuration_sets_the_source_and_the_age(site: Site, data_dir: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    base = site.publish("company-mirror", tables())
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gpulint.yaml").write_text(f"catalog:\n  source: {base}\n  max_age_days: 30\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("catalog", "info")
+    assert code == 0 and "stale after 30 days" in out
+    code, _, err = run("catalog", "update")
+    assert code == 0, err
+    assert f"Fetching price tables from {base}" in err
+    assert site.requests[0] == "/company-mirror/aws/vms.csv"
+    (tmp_path / ".gpulint.yaml").write_text("catalog:\n  max_age_days: 0\n")
+    code, _, err = run("catalog", "info")
+    assert code == 2 and "max_age_days" in err
+
+
+def test_configured_age_reaches_the_scan_report(data_dir: Path, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gpulint.yaml").write_text("catalog:\n  max_age_days: 100000\n")
+    monkeypatch.chdir(tmp_path)
+    _, cat = scan_cost(tmp_path)
+    assert cat["max_age_days"] == 100000 and cat["stale_note"] is None

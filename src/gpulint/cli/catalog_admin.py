@@ -15,11 +15,33 @@ import click
 EXIT_FAILED, EXIT_USAGE = 1, 2
 
 
+def _configured() -> dict[str, Any]:
+    """The configuration's `catalog` settings (found upwards from the working directory),
+    with a directory source made absolute; a broken configuration is a usage error."""
+    from gpulint.config.load import ConfigError, resolve
+
+    try:
+        config = resolve(None, ())
+    except ConfigError as e:
+        click.echo(f"gpulint: {e}", err=True)
+        sys.exit(EXIT_USAGE)
+    settings = dict((config.data.get("catalog") or {}) if config else {})
+    source = settings.get("source")
+    if config and source and "://" not in source:
+        settings["source"] = config.relative(source)
+    if "max_age_days" in settings:
+        from gpulint.pricing.catalog_store import set_max_age_days
+
+        set_max_age_days(int(settings["max_age_days"]))
+    return settings
+
+
 @click.command("update")
 @click.option("--source", "source", metavar="BASE",
               help="Where the tables are: a URL or directory holding aws/vms.csv, gcp/vms.csv, "
                    "gcp/accelerators.csv and azure/vms.csv (SkyPilot catalog format). Default: "
-                   "$GPULINT_CATALOG_SOURCE, else the public SkyPilot catalog.")
+                   "$GPULINT_CATALOG_SOURCE, else the configuration's catalog.source, else the "
+                   "public SkyPilot catalog.")
 @click.option("--force", is_flag=True,
               help="Install even if the change guard refuses (many rows lost or prices moved "
                    "by large factors).")
@@ -30,8 +52,9 @@ def update_cmd(source: str | None, force: bool, timeout: float) -> None:
     the user data directory. Scans use it from then on; nothing changes if anything fails."""
     from gpulint.pricing import catalog_update as up
 
+    configured = _configured().get("source")
     try:
-        base = up.check_source(source or up.default_source())
+        base = up.check_source(source or up.default_source(configured))
     except ValueError as e:
         click.echo(f"gpulint: {e}", err=True)
         sys.exit(EXIT_USAGE)
@@ -73,7 +96,8 @@ def _rows(data: dict[str, Any]) -> dict[str, dict[str, int]]:
 @click.command("info")
 @click.option("--max-age", "max_age", type=click.IntRange(1), metavar="DAYS",
               help="Call the catalog stale past this many days (default: "
-                   "$GPULINT_CATALOG_MAX_AGE_DAYS, else 90).")
+                   "$GPULINT_CATALOG_MAX_AGE_DAYS, else the configuration's "
+                   "catalog.max_age_days, else 90).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def info_cmd(max_age: int | None, fmt: str) -> None:
@@ -81,6 +105,7 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
     is older than the allowed age."""
     from gpulint.pricing import catalog, catalog_store
 
+    _configured()
     active = catalog.use_catalog_file(None)
     meta = catalog.metadata()
     limit = max_age or catalog_store.max_age_days()

@@ -126,4 +126,7 @@ def build_settings(params: dict[str, Any], paths: list[str], *, report_given_fil
         raise click.UsageError(str(e)) from None
     if settings.catalog_file:
         use_catalog(settings.catalog_file)
+    from gpulint.pricing.catalog_store import set_max_age_days
+
+    set_max_age_days(settings.catalog_max_age_days)
     return settings

@@ -86,6 +86,7 @@ class Settings:
     fail_on: str = DEFAULT_FAIL_ON
     max_increase_usd: float | None = None  # `gpulint diff` threshold
     catalog_file: str | None = None  # price from this snapshot instead of the bundled one
+    catalog_max_age_days: int | None = None  # staleness limit for the report (docs/catalog.md)
     source: Config | None = field(default=None, compare=False)  # the configuration file used
 
 
@@ -147,7 +148,8 @@ def build(config: Config | None, flags: Flags) -> Settings:
         fail_on=flags.fail_on or d.get("fail_on", DEFAULT_FAIL_ON),
         max_increase_usd=flags.max_increase_usd if flags.max_increase_usd is not None
         else _float_or_none(thresholds.get("max_increase_usd")),
-        catalog_file=flags.catalog_file, source=config)
+        catalog_file=flags.catalog_file,
+        catalog_max_age_days=d.get("catalog", {}).get("max_age_days"), source=config)
 
 
 def _float_or_none(value: Any) -> float | None:

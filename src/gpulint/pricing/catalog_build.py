@@ -228,7 +228,9 @@ def build_azure(rows: list[Row], known: Known, notes: Notes) -> dict[str, Any]:
             _regions(r for r in rows if r.accelerator and r.name).items(),
             key=lambda kv: (kv[0][0], kv[0][3])):
         n = float(count or 0)
-        mem = gib(row.mem_mib) if row.mem_mib is not None else known.mem("azure", name, None)
+        # Memory the table leaves out: this size's, else its GPU model's, in the catalog in use.
+        mem = (gib(row.mem_mib) if row.mem_mib is not None
+               else known.mem("azure", name, model_name(accel)))
         if mem is None:
             notes.add("azure_rows_dropped_gpu_without_memory")
             continue

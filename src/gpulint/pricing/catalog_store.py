@@ -83,12 +83,22 @@ def read_date(path: Path) -> str | None:
     return date if isinstance(date, str) else None
 
 
+_configured_max_age: int | None = None
+
+
+def set_max_age_days(days: int | None) -> None:
+    """The configuration's catalog.max_age_days (None: not set)."""
+    global _configured_max_age
+    _configured_max_age = days
+
+
 def max_age_days() -> int:
-    """Age after which a catalog is called stale: $GPULINT_CATALOG_MAX_AGE_DAYS or 90."""
+    """Age after which a catalog is called stale: $GPULINT_CATALOG_MAX_AGE_DAYS, else the
+    configuration's catalog.max_age_days, else 90."""
     raw = os.environ.get(ENV_MAX_AGE, "").strip()
     if raw.isdigit() and int(raw) > 0:
         return int(raw)
-    return DEFAULT_MAX_AGE_DAYS
+    return _configured_max_age or DEFAULT_MAX_AGE_DAYS
 
 
 def age_days(snapshot_date: str | None, today: dt.date | None = None) -> int | None:

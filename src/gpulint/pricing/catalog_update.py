@@ -52,8 +52,9 @@ class Outcome:
     seconds: float = 0.0
 
 
-def default_source() -> str:
-    return os.environ.get(ENV_SOURCE) or DEFAULT_SOURCE
+def default_source(configured: str | None = None) -> str:
+    """$GPULINT_CATALOG_SOURCE, else the configuration's catalog.source, else SkyPilot's."""
+    return os.environ.get(ENV_SOURCE) or configured or DEFAULT_SOURCE
 
 
 def check_source(base: str) -> str:
