@@ -140,7 +140,7 @@ class Page(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
         self.tags.append((tag, a))
-        if tag in ("section", "figure", "div", "table", "details"):
+        if tag in ("section", "figure", "div", "table", "details", "p"):
             self._ids.append(a.get("id"))
         scope = next((i for i in reversed(self._ids) if i), "")
         if tag == "data":
@@ -151,7 +151,7 @@ class Page(HTMLParser):
             self.rows[scope][-1].append("")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("section", "figure", "div", "table", "details") and self._ids:
+        if tag in ("section", "figure", "div", "table", "details", "p") and self._ids:
             self._ids.pop()
 
     def handle_data(self, data: str) -> None:

@@ -166,3 +166,13 @@ def test_scan_format_html_writes_the_file(tmp_path: Path) -> None:
     out = tmp_path / "gpu-cost.html"
     run(["scan", "examples", "--format", "html", "-o", str(out), "--fail-on", "never"], ROOT)
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_autoscaling_ceiling_and_unpriced_are_said() -> None:
+    page, report = scan_pair(ROOT, "tests/cost")
+    s = report["summary"]
+    assert s["monthly_cost_max_usd"] > s["monthly_cost_usd"] and s["unpriced_resources"] == 1
+    assert_headline_equals(page, s)
+    p = parse(page)
+    assert p.values["ceiling"] == [s["monthly_cost_max_usd"]]
+    assert "Not priced (1): counted in the tables, no bar length." in "".join(p.text)

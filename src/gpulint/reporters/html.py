@@ -66,7 +66,7 @@ def _headline(report: dict[str, Any]) -> str:
              _stat("Could not evaluate", _count(s.get("not_evaluated")), "stat-not-evaluated"),
              _stat("Catalog date", f'<span class="v">{esc(cat.get("date") or "?")}</span>',
                    "stat-catalog")]
-    ceiling = (f'<p class="note">Autoscaling is priced at its minimum; at its maximum the '
+    ceiling = (f'<p class="note" id="ceiling">Autoscaling is priced at its minimum; at its maximum the '
                f"bill is {usd_data(top)} a month.</p>"
                if isinstance(top, (int, float)) and top > s["monthly_cost_usd"] else "")
     return '<section class="stats" aria-label="Headline figures">' + "".join(stats) + \
