@@ -9,8 +9,7 @@ import click
 import pytest
 
 from gpulint import providers
-from gpulint.pricing import catalog
-from gpulint.pricing import overrides
+from gpulint.pricing import catalog, overrides
 
 
 def _config_schema() -> dict:

@@ -242,7 +242,7 @@ def main(argv: list[str] | None = None) -> None:
         raise
     except KeyboardInterrupt:
         sys.exit(130)
-    except BaseException as e:  # noqa: BLE001 - the last line of defence
+    except BaseException as e:  # the last line of defence
         if debug:
             traceback.print_exc()
         click.echo(f"gpulint: internal error: {type(e).__name__}: {e}; rerun with --debug for "

@@ -24,8 +24,8 @@ from gpulint.github.api import GitHubClient, GitHubError
 from gpulint.github.comment import BEHAVIOURS, upsert_comment
 from gpulint.github.summary import write_job_summary
 from gpulint.report.exit import FAIL_ON_CHOICES, fails
-from gpulint.reporters import markdown
-from gpulint.reporters import github_annotations as annotations
+from gpulint.reporters import github_annotations, markdown
+
 
 class GitHubContext:
     """Where to comment, from flags first and the GitHub Actions environment second."""
@@ -56,7 +56,8 @@ def resolve_context(
 ) -> GitHubContext:
     env = dict(os.environ if env is None else env)
     event = load_event(env.get("GITHUB_EVENT_PATH"))
-    pull = event.get("pull_request") if isinstance(event.get("pull_request"), dict) else {}
+    pull: dict[str, Any] = event["pull_request"] \
+        if isinstance(event.get("pull_request"), dict) else {}
     if repo is None:
         repo = env.get("GITHUB_REPOSITORY") or None
     if pr is None:
@@ -165,7 +166,7 @@ def github(
 
     if problem:
         click.echo(f"gpulint: {problem}; using the job summary and annotations instead", err=True)
-        sys.stdout.write(annotations.render(report))
+        sys.stdout.write(github_annotations.render(report))
         sys.stdout.flush()
         if strict:
             sys.exit(1)

@@ -102,10 +102,10 @@ def cost(paths: tuple[str, ...], fmt: str, group_by: str, output: str | None, br
          **kwargs: Any) -> None:
     """Monthly GPU cost of PATHS (default: the current directory): count × hourly × hours per
     resource, with totals per provider and per team tag."""
-    from gpulint.report import build as report_mod
     from gpulint import pipeline as scan_mod
     from gpulint.cli.common import configured_rules
     from gpulint.pricing.breakdown import breakdown
+    from gpulint.report import build as report_mod
 
     targets = list(paths) or ["."]
     settings = build_settings(kwargs, targets)

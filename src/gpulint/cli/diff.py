@@ -142,10 +142,10 @@ def diff(paths: tuple[str, ...], base_ref: str | None, compare_to: str | None,
          fmt: str, output: str | None, verbose: bool, **kwargs: Any) -> None:
     """Monthly GPU cost change of PATHS (default: the current directory) against --base REF
     or --compare-to REPORT, with findings the change adds and fixes."""
-    from gpulint.report import diff as diff_mod
-    from gpulint.report import build as report_mod
     from gpulint import pipeline as scan_mod
     from gpulint.cli.common import configured_rules
+    from gpulint.report import build as report_mod
+    from gpulint.report import diff as diff_mod
     from gpulint.report.git_base import GitError
 
     if not base_ref and not compare_to:

@@ -11,12 +11,11 @@ from typing import Any
 import click
 
 from gpulint import providers as providers_mod
-from gpulint.pricing import catalog
+from gpulint.pricing import catalog, offers
 from gpulint.pricing import price as cost
+from gpulint.sizing import estimate as sizing
 from gpulint.sizing import generations
 from gpulint.sizing import model_catalog as models
-from gpulint.pricing import offers
-from gpulint.sizing import estimate as sizing
 from gpulint.sizing.precision import normalize_precision
 
 PROVIDERS = providers_mod.NAMES

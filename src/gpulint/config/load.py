@@ -9,9 +9,10 @@ Settings.
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any, Iterable
+from typing import Any
 
 CONFIG_FILES = (".gpulint.yaml", ".gpulint.yml")
 PYPROJECT = "pyproject.toml"
@@ -101,10 +102,10 @@ def resolve(explicit: str | None, paths: Iterable[str]) -> Config | None:
 # Reading
 
 def _load_toml(path: str) -> dict[str, Any]:
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
+    else:  # Python 3.10
+        import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
@@ -129,8 +130,9 @@ def _line_map(node: Any, prefix: tuple[Any, ...], out: dict[tuple[Any, ...], int
             _line_map(value, path, out)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            out[(*prefix, i)] = item.start_mark.line + 1
-            _line_map(item, (*prefix, i), out)
+            at = (*prefix, i)
+            out[at] = item.start_mark.line + 1
+            _line_map(item, at, out)
 
 
 def _load_yaml(path: str) -> tuple[Any, dict[tuple[Any, ...], int]]:

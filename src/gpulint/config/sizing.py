@@ -6,12 +6,13 @@ every default with its reasoning.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from gpulint.pricing import price as cost
-from gpulint.sizing import estimate as sizing
 from gpulint.pricing.overrides import PricingOverrides
+from gpulint.sizing import estimate as sizing
 
 DEFAULT_MIN_RELATIVE_THROUGHPUT = 0.9
 

@@ -104,6 +104,6 @@ def _document_ends(objects: list[K8sObject]) -> dict[tuple[str, int], int]:
         by_path.setdefault(obj.path, []).append(obj.line)
     for path, lines in by_path.items():
         lines = sorted(set(lines))
-        for here, nxt in zip(lines, [*lines[1:], 1 << 30]):
+        for here, nxt in zip(lines, [*lines[1:], 1 << 30], strict=True):
             ends[(path, here)] = nxt - 1 if nxt != 1 << 30 else nxt
     return ends

@@ -9,8 +9,8 @@ listed wins.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -133,7 +133,7 @@ def from_mapping(data: Any, origin: str, line: int | None = None,
     items = data["overrides"]
     lines = [*item_lines, *[None] * (len(items) - len(item_lines))]
     return PricingOverrides(origin, tuple(_rule(item, at, origin)
-                                          for item, at in zip(items, lines)))
+                                          for item, at in zip(items, lines, strict=True)))
 
 
 def _at(origin: str, line: int | None) -> str:

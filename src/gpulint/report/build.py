@@ -6,9 +6,9 @@ import hashlib
 from typing import Any
 
 from gpulint import __version__
-from gpulint.pricing import catalog
 from gpulint.model import Finding, Resource, Unknown
 from gpulint.pipeline import ScanResult
+from gpulint.pricing import catalog
 
 SCHEMA_VERSION = 1
 

@@ -12,10 +12,10 @@ import os
 import tempfile
 from typing import Any
 
-from gpulint.report import git_base
-from gpulint.ruleset import Rule
 from gpulint.config.settings import Settings
 from gpulint.pipeline import ScanResult, run
+from gpulint.report import git_base
+from gpulint.ruleset import Rule
 
 # What a resource is, for telling "changed" from "unchanged" and spotting renames.
 SIGNATURE = ("type", "provider", "cloud", "region", "instance_type", "gpu_model", "gpu_count",
@@ -84,7 +84,7 @@ def _changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 def _delta(before: Any, after: Any) -> float | None:
     if before is None or after is None:
         return None
-    return round(after - before, 2)
+    return round(float(after) - float(before), 2)
 
 
 def _entry(change: str, head: dict[str, Any] | None, base: dict[str, Any] | None) -> dict[str, Any]:

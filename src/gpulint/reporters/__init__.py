@@ -13,18 +13,18 @@ def render(fmt: str, report: dict[str, Any], rules: list[dict[str, Any]], *,
            colour: bool = False, verbose: bool = False) -> str:
     """Render the report in one of FORMATS; modules are imported only when used."""
     if fmt == "text":
-        return importlib.import_module("gpulint.reporters.text").render(
-            report, colour=colour, verbose=verbose)
+        return str(importlib.import_module("gpulint.reporters.text").render(
+            report, colour=colour, verbose=verbose))
     if fmt == "json":
-        return importlib.import_module("gpulint.reporters.json").render(report)
+        return str(importlib.import_module("gpulint.reporters.json").render(report))
     if fmt == "sarif":
-        return importlib.import_module("gpulint.reporters.sarif").render(report, rules)
+        return str(importlib.import_module("gpulint.reporters.sarif").render(report, rules))
     if fmt == "markdown":
-        return importlib.import_module("gpulint.reporters.markdown").render(report)
+        return str(importlib.import_module("gpulint.reporters.markdown").render(report))
     if fmt == "github":
-        return importlib.import_module("gpulint.reporters.github_annotations").render(report)
+        return str(importlib.import_module("gpulint.reporters.github_annotations").render(report))
     if fmt == "junit":
-        return importlib.import_module("gpulint.reporters.junit").render(report, rules)
+        return str(importlib.import_module("gpulint.reporters.junit").render(report, rules))
     if fmt == "html":
-        return importlib.import_module("gpulint.reporters.html").render(report)
+        return str(importlib.import_module("gpulint.reporters.html").render(report))
     raise ValueError(f"unknown format {fmt!r}")

@@ -7,7 +7,8 @@ files can neither start a new command nor spill into another property.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 _LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
 # GitHub shows at most 10 error and 10 warning annotations per step; more are dropped anyway.

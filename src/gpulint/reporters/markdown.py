@@ -9,7 +9,8 @@ Every string that comes from scanned files is treated as hostile and goes throug
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 from urllib.parse import quote
 
 from gpulint.model import Severity
@@ -121,7 +122,7 @@ def _sorted_findings(findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]
     return sorted(
         findings,
         key=lambda f: (
-            order.get(f.get("severity"), 9),
+            order.get(str(f.get("severity")), 9),
             -(f.get("monthly_saving_usd") or 0),
             str(f.get("path")),
             f.get("line") or 0,
@@ -140,7 +141,7 @@ def _findings_table(
         return []
     lines = ["| Where | Rule | Finding | $/mo |", "|---|---|---|---:|"]
     for f in findings[:limit]:
-        icon = _SEVERITY_ICON.get(f.get("severity"), "⚪")
+        icon = _SEVERITY_ICON.get(str(f.get("severity")), "⚪")
         new = " 🆕" if _finding_key(f) in new_keys else ""
         saving = f.get("monthly_saving_usd")
         lines.append(
