@@ -117,3 +117,12 @@ def test_namespace_labels_are_inherited_and_say_where_from() -> None:
     assert job.facts["tags.inherited"]["team"].startswith("Namespace team-nlp (")
     probe = got["Job/sandbox/probe-"]
     assert probe.facts["tags"].get("team") == "research" and "project" not in probe.facts["tags"]
+
+
+def test_ec2nodeclass_tags_are_the_pools_cost_tags(pools: dict[str, Resource]) -> None:
+    r = pools["NodePool/gpu-inference"]
+    assert {k: r.facts["tags"][k] for k in ("team", "project", "env")} == \
+        {"team": "ml-platform", "project": "inference", "env": "prod"}
+    assert r.facts["tags"]["workload"] == "inference"  # the pool's own node label stays
+    assert r.facts["tags.inherited"]["team"].startswith("EC2NodeClass gpu (")
+    assert "team" not in pools["NodePool/inferentia"].facts["tags"]  # names EC2NodeClass neuron

@@ -22,7 +22,8 @@ from gpulint.facts.model_decl import (
 from gpulint.facts.kubernetes.env import ConfigMaps, container_env
 from gpulint.facts.kubernetes import batch_kinds, serving_kinds  # noqa: F401 - register kinds
 from gpulint.facts.kubernetes.kinds import Context, PodGroup, api_group, as_dict, pod_groups, scalar
-from gpulint.facts.kubernetes.nodepool import build_nodepool
+from gpulint.facts.kubernetes.eksctl import build_cluster_config
+from gpulint.facts.kubernetes.nodepool import build_nodepool, inherit_node_class_tags
 from gpulint.model import Resource, Unknown
 from gpulint.load.kubernetes import K8sObject
 
@@ -171,6 +172,8 @@ def build(obj: K8sObject, ctx: Context | ConfigMaps | None = None) -> list[Resou
     if obj.doc.get("kind") == "NodePool" and api_group(obj.doc) == "karpenter.sh":
         pool = build_nodepool(obj)
         return [pool] if pool else []
+    if obj.doc.get("kind") == "ClusterConfig" and api_group(obj.doc) == "eksctl.io":
+        return build_cluster_config(obj)
     out = []
     for group in pod_groups(obj.doc, ctx):
         res = _group_resource(obj, group, ctx)
@@ -190,7 +193,9 @@ def build_each(objects: Iterable[K8sObject]) -> list[tuple[K8sObject, list[Resou
         elif obj.doc.get("kind") in REFERENCED_KINDS:
             ctx.add(obj.doc)
     built = [(obj, build(obj, ctx)) for obj in objects]
-    inherit_namespace_labels([res for _, out in built for res in out], objects)
+    resources = [res for _, out in built for res in out]
+    inherit_namespace_labels(resources, objects)
+    inherit_node_class_tags(resources, objects)
     return built
 
 

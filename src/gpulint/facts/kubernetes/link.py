@@ -111,8 +111,8 @@ def _node_pools(resources: list[Resource]) -> None:
         elif found:
             target, pool = found[0]
             res.facts["node_pool"] = target.address
-            if pool.source == "terraform":
-                _from_terraform_pool(res, pool)
+            if pool.source == "terraform" or pool.facts.get("k8s.kind") == "ClusterConfig":
+                _from_terraform_pool(res, pool)  # eksctl node groups: fixed nodes, like these
             else:
                 _from_karpenter_pool(res, sel, target)
 

@@ -130,6 +130,10 @@ def build_nodepool(obj: Any) -> Resource | None:
                       "k8s.node_target": target, "accelerator.kind": kind})
     labels = as_dict(dig(doc, "metadata", "labels"))
     res.facts["tags"] = {str(k): v for k, v in {**target.labels, **labels}.items()}
+    ref = as_dict(dig(doc, "spec", "template", "spec", "nodeClassRef"))
+    if ref.get("name"):
+        res.facts["nodepool.node_class"] = (str(ref.get("kind") or "EC2NodeClass"),
+                                            str(ref["name"]))
     what = "GPU" if kind == "gpu" else "Neuron"
     if limit_key is None:
         res.set_fact("gpu.count", Unknown(f"the NodePool sets no {what} limit: it can add {what} "
@@ -163,3 +167,29 @@ def build_nodepool(obj: Any) -> Resource | None:
     res.facts["shutdown"] = shutdown_from_tags(labels) or (
         "none" if res.facts["nodepool.consolidation"] == "never" else "scale-to-zero")
     return res
+
+
+NODE_CLASS_KINDS = {("karpenter.k8s.aws", "EC2NodeClass"), ("eks.amazonaws.com", "NodeClass")}
+
+
+def inherit_node_class_tags(resources: list[Resource], objects: list[Any]) -> None:
+    """The tags of the EC2NodeClass (or EKS Auto Mode NodeClass) a NodePool names are put on
+    every instance it launches, so they are the pool's cost tags on the AWS bill; the pool's own
+    labels win. `tags.inherited` says where each comes from."""
+    classes: dict[tuple[str, str], tuple[dict[str, Any], str]] = {}
+    for obj in objects:
+        api = str(obj.doc.get("apiVersion", "")).rsplit("/", 1)[0]
+        name = dig(obj.doc, "metadata", "name")
+        if (api, obj.doc.get("kind")) in NODE_CLASS_KINDS and name:
+            tags = {str(k): v for k, v in as_dict(dig(obj.doc, "spec", "tags")).items()}
+            classes[(str(obj.doc["kind"]), str(name))] = \
+                (tags, f"{obj.doc['kind']} {name} ({obj.path}:{obj.line})")
+    for res in resources:
+        ref = res.facts.get("nodepool.node_class")
+        if ref not in classes or not isinstance(res.facts.get("tags"), dict):
+            continue
+        tags, where = classes[ref]
+        added = {k: v for k, v in tags.items() if k not in res.facts["tags"]}
+        res.facts["tags"] = {**res.facts["tags"], **added}
+        inherited = res.facts.setdefault("tags.inherited", {})
+        inherited.update({k: where for k in added})
