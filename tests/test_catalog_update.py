@@ -365,3 +365,43 @@ def test_configured_age_reaches_the_scan_report(data_dir: Path, tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     _, cat = scan_cost(tmp_path)
     assert cat["max_age_days"] == 100000 and cat["stale_note"] is None
+
+
+def test_interrupted_update_installs_nothing(site: Site, data_dir: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C in the middle of the downloads, or a failure while writing the file, leaves no
+    catalog and no temporary file behind."""
+    from gpulint.pricing import catalog_store, catalog_update
+
+    base = site.publish("ok", tables())
+    real_fetch = catalog_update.fetch
+    calls = []
+
+    def interrupted(*args: object, **kw: object) -> object:
+        calls.append(args)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_fetch(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(catalog_update, "fetch", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        catalog_update.update(base)
+    assert not (data_dir / "catalogs").exists()
+    monkeypatch.setattr(catalog_update, "fetch", real_fetch)
+
+    def full_disk(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(catalog_store.os, "replace", full_disk)
+    code, _, err = run("catalog", "update", "--source", base)
+    assert code == 1 and "No space left on device" in err
+    assert list((data_dir / "catalogs").iterdir()) == []
+    assert catalog.kind() == "bundled"
+
+
+def test_directory_source(data_dir: Path) -> None:
+    code, out, err = run("catalog", "update", "--source", str(TABLES))
+    assert code == 0, err
+    assert catalog.kind() == "installed"
+    code, _, err = run("catalog", "update", "--source", str(TABLES / "aws"))
+    assert code == 1 and "not found" in err
