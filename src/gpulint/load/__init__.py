@@ -53,11 +53,12 @@ def load(found: Discovery, settings: ScanSettings) -> Loaded:
     def read(path: str) -> tuple[str | None, Diagnostic | None]:
         return read_text(path, settings.max_file_bytes)
 
-    rendered = templates.plan(found.files, list(settings.helm_values), lambda p: read(p)[0])
+    cache = ParseCache(settings.cache_dir) if settings.cache_dir else None
+    rendered = templates.plan(found.files, list(settings.helm_values), lambda p: read(p)[0],
+                              cache)
     out.diagnostics.extend(rendered.diagnostics)
     out.kubernetes.extend(rendered.objects)
     files = [sf for sf in found.files if sf.path not in rendered.skip]
-    cache = ParseCache(settings.cache_dir) if settings.cache_dir else None
     # Texts are kept for the suppression comments of Terraform files read later.
     texts: dict[str, str | None] = {}
 

@@ -18,14 +18,14 @@ from typing import Any, Callable
 
 import yaml
 
-from gpulint.load import helm, helmfile, values_tree
+from gpulint.load import helm, helmfile, kustomize, values_tree
 from gpulint.load import values as values_reader
 from gpulint.load.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
 from gpulint.load.source import templated_line
 from gpulint.load.values_tree import Values
 from gpulint.model import Diagnostic, SourceFile
 
-KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+KUSTOMIZATION_FILES = kustomize.KUSTOMIZATION_FILES
 # YAML that is never a values file: charts' own metadata, kustomizations, CI and compose files.
 _NOT_VALUES = frozenset({"Chart.yaml", "Chart.lock", *KUSTOMIZATION_FILES, *helmfile.HELMFILE_NAMES,
                          "docker-compose.yaml", "docker-compose.yml", "compose.yaml", "compose.yml",
@@ -150,39 +150,92 @@ def _from_values(values: Values, release: str, namespace: str | None, path: str,
                                        f"{'' if found == 1 else 's'} from its values", "info"))
 
 
-def _kustomize(root: str, files: list[str], plan: TemplatePlan,
-               read: Callable[[str], str | None]) -> bool:
-    """True when rendered; False leaves the plain files to be scanned one by one."""
-    name = next(os.path.join(root, n) for n in KUSTOMIZATION_FILES
-                if os.path.exists(os.path.join(root, n)))
-    tool = shutil.which("kustomize")
-    kubectl = shutil.which("kubectl")
-    if tool is None and kubectl is None:
-        plan.diagnostics.append(Diagnostic(name, None, "skipped a template: kustomization not built "
-                                           "because neither kustomize nor kubectl is on PATH; its "
-                                           "files are scanned as they are, without patches",
-                                           "warning"))
-        return False
-    out, err = helm.run([tool, "build", root] if tool else [str(kubectl), "kustomize", root])
-    if out is None:
-        plan.diagnostics.append(Diagnostic(name, None, f"skipped a template: kustomize build "
-                                           f"failed: {err}; files scanned as they are", "warning"))
-        return False
-    # Point each rendered object at the file that declares it, when it is under the root.
+def _origins(files: list[str], read: Callable[[str], str | None]) -> dict[tuple[str, str],
+                                                                        tuple[str, int]]:
+    """(kind, name) → the file and line that declare it, among a build's input files."""
     origin: dict[tuple[str, str], tuple[str, int]] = {}
     for path in files:
         text = read(path)
-        for obj in load_documents(path, text)[0] if text else []:
+        if not text or not looks_like_kubernetes(text) or templated_line(text) is not None:
+            continue
+        for obj in load_documents(path, text)[0]:
             meta = obj.doc.get("metadata") if isinstance(obj.doc.get("metadata"), dict) else {}
             origin.setdefault((str(obj.doc["kind"]), str(meta.get("name"))), (path, obj.line))
+    return origin
+
+
+def _origin_of(origin: dict[tuple[str, str], tuple[str, int]], kind: str, name: str,
+               fallback: tuple[str, int]) -> tuple[str, int]:
+    """Exact kind and name, else the longest declared name that the built one contains
+    (namePrefix, nameSuffix)."""
+    if (kind, name) in origin:
+        return origin[(kind, name)]
+    near = [(len(n), where) for (k, n), where in origin.items() if k == kind and n and n in name]
+    return max(near)[1] if near else fallback
+
+
+def _kustomize(root: str, variant: str | None, graph: kustomize.Graph, plan: TemplatePlan,
+               read: Callable[[str], str | None], cache: Any) -> list[str] | None:
+    """The files a build read when built (objects added); None leaves the plain files to be
+    scanned one by one."""
+    node = graph.nodes[os.path.abspath(root)]
+    name = node.file
+    files, remote, outside = graph.closure(root, read)
+    why = node.error or (f"refers to the remote {remote}, which a build would fetch" if remote
+                         else None)
+    if why is None and not kustomize.mentions_gpu(files, read):
+        return None  # nothing in it asks for a GPU: its plain files are scanned, without a build
+    tool = kustomize.builder() if why is None else None
+    if why is None and tool is None:
+        why = "neither kustomize nor kubectl is on PATH"
+    if why is not None or tool is None:
+        plan.diagnostics.append(Diagnostic(name, None, f"kustomization not built: {why}; its "
+                                           "files are scanned as they are, without patches",
+                                           "info"))
+        return None
+    key = kustomize.cache_key(root, files, tool[1], read)
+    cache = None if outside else cache  # inputs outside the scan: their content is not known
+    out = kustomize.cached(cache, key)
+    if out is None:
+        built, err = helm.run(tool[0] + [root], timeout=kustomize.BUILD_TIMEOUT_S)
+        if built is None:
+            plan.diagnostics.append(Diagnostic(name, None, f"kustomization not built: {err}; "
+                                               "files scanned as they are", "info"))
+            return None
+        out = kustomize.without_crds(built)
+        kustomize.store(cache, key, out)
+    origin = _origins(files, read)
     objects, diags = load_documents(name, out)
     plan.diagnostics.extend(Diagnostic(name, d.line, f"kustomize output: {d.message}", d.severity)
                             for d in diags)
     for obj in objects:
         meta = obj.doc.get("metadata") if isinstance(obj.doc.get("metadata"), dict) else {}
-        path, line = origin.get((str(obj.doc["kind"]), str(meta.get("name"))), (name, 1))
-        plan.objects.append(K8sObject(path, line, obj.doc))
-    return True
+        path, line = _origin_of(origin, str(obj.doc["kind"]), str(meta.get("name")), (name, 1))
+        plan.objects.append(K8sObject(path, line, obj.doc, variant=variant))
+    return files
+
+
+def _kustomizations(roots: list[str], paths: list[str], out: TemplatePlan,
+                    read: Callable[[str], str | None], cache: Any) -> None:
+    """Build each overlay, and each base that no overlay in the scan includes; an overlay's
+    objects are addressed `…@<overlay>`."""
+    graph = kustomize.Graph({os.path.abspath(p) for p in paths})
+    tops = kustomize.top_level(roots, graph, read)
+    overlays = [t for t in tops if graph.nodes[os.path.abspath(t)].includes]
+    common = os.path.commonpath([os.path.abspath(t) for t in overlays]) if len(overlays) > 1 \
+        else None
+    for root in tops:
+        variant = None
+        if root in overlays:
+            variant = os.path.relpath(os.path.abspath(root), common) if common else \
+                os.path.basename(os.path.abspath(root))
+        inside = [p for p in paths if _under(p, root) and p not in out.skip]
+        built = _kustomize(root, variant, graph, out, read, cache)
+        if built is not None:
+            out.skip.update(inside)
+            out.skip.update(os.path.abspath(f) for f in built)
+    if cache is not None:
+        cache.flush()
 
 
 def _helmfiles(paths: list[str], charts: list[str], out: TemplatePlan,
@@ -249,7 +302,7 @@ def _release_label(path: str) -> str:
 
 
 def plan(files: list[SourceFile], helm_values: list[str],
-         read: Callable[[str], str | None]) -> TemplatePlan:
+         read: Callable[[str], str | None], cache: Any = None) -> TemplatePlan:
     """Render every chart and kustomization among the discovered files; read the values of
     charts that cannot be rendered."""
     out = TemplatePlan()
@@ -266,12 +319,8 @@ def plan(files: list[SourceFile], helm_values: list[str],
             rendered = _chart(root, os.path.basename(os.path.abspath(root)) or "release", None,
                               given, [], "", out, read)
             _skip_chart(root, paths, rendered, out.skip)
-    for root in kusts:
-        if any(_under(root, c) for c in charts):
-            continue
-        inside = [p for p in paths if _under(p, root) and p not in out.skip]
-        if _kustomize(root, inside, out, read):
-            out.skip.update(inside)
+    _kustomizations([r for r in kusts if not any(_under(r, c) for c in charts)], paths, out,
+                    read, cache)
     _standalone_values(paths, out.skip, out, read)
     out.skip.update(p for p in paths if os.path.abspath(p) in out.skip)
     return out
