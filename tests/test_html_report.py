@@ -176,3 +176,13 @@ def test_autoscaling_ceiling_and_unpriced_are_said() -> None:
     p = parse(page)
     assert p.values["ceiling"] == [s["monthly_cost_max_usd"]]
     assert "Not priced (1): counted in the tables, no bar length." in "".join(p.text)
+
+
+def test_a_tree_without_gpus_says_so(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text('resource "aws_instance" "web" {\n'
+                                      '  instance_type = "t3.micro"\n}\n', encoding="utf-8")
+    page, report = scan_pair(tmp_path, ".")
+    assert report["summary"]["gpu_resources"] == 0
+    assert_self_contained(page)
+    assert_headline_equals(page, report["summary"])
+    assert "No GPU resources found." in page and "<svg" not in page

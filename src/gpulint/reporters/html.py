@@ -75,6 +75,9 @@ def _headline(report: dict[str, Any]) -> str:
 
 def _charts(report: dict[str, Any], group_by: str) -> str:
     res = report["resources"]
+    if not res:
+        return ('<section aria-labelledby="h-charts"><h2 id="h-charts">Where the money goes'
+                "</h2><p>No GPU resources found.</p></section>")
     total = report["summary"]["monthly_cost_usd"]
     unpriced = report["summary"]["unpriced_resources"]
     note = (f" Not priced ({unpriced}): counted in the tables, no bar length."

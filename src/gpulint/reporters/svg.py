@@ -64,6 +64,8 @@ def _value(text: str, y: int) -> str:
 def bar_chart(bars: list[Bar], label: str) -> str:
     """One row per bar, scaled to the largest value."""
     top = max((b.value for b in bars), default=0.0)
+    if top <= 0:  # an empty chart would be a blank box
+        return '<p class="note">Nothing priced to draw.</p>'
     out = [_svg_open(len(bars) * ROW, label)]
     for i, b in enumerate(bars):
         y = i * ROW
