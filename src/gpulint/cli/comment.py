@@ -140,30 +140,7 @@ def github(
     body = markdown.render(report, diff, repo_url=ctx.repo_url, head_sha=ctx.head_sha, max_chars=max_chars)
     write_job_summary(body)
 
-    problem: str | None = None
-    if not ctx.repo or not ctx.pr:
-        problem = "no pull request in this context (pass --repo and --pr)"
-    elif not token:
-        problem = "no token (set GITHUB_TOKEN or --token)"
-    else:
-        logging.basicConfig(level=logging.WARNING, format="gpulint: %(message)s")
-        try:
-            client = GitHubClient(token, api_url)
-        except ValueError as exc:
-            raise click.UsageError(str(exc)) from None
-        try:
-            outcome = upsert_comment(client, ctx.repo, ctx.pr, body, behaviour, ctx.head_sha, author=comment_author)
-        except GitHubError as exc:
-            problem = f"GitHub API error: {client.scrub(str(exc))}"
-        else:
-            if outcome.fell_back:
-                problem = f"cannot write to the pull request ({outcome.reason}); likely a fork PR with a read-only token"
-            else:
-                where = f" {outcome.url}" if outcome.url else ""
-                click.echo(f"gpulint: comment {outcome.action}{where}")
-                if outcome.reason:
-                    click.echo(f"gpulint: {outcome.reason}")
-
+    problem = _post(ctx, body, token, api_url, behaviour, comment_author)
     if problem:
         click.echo(f"gpulint: {problem}; using the job summary and annotations instead", err=True)
         sys.stdout.write(github_annotations.render(report))
@@ -173,3 +150,30 @@ def github(
     if fails(report, fail_on):
         click.echo(f"gpulint: findings at or above '{fail_on}'", err=True)
         sys.exit(1)
+
+
+def _post(ctx: GitHubContext, body: str, token: str | None, api_url: str | None,
+          behaviour: str, author: str | None) -> str | None:
+    """Post or update the comment; None when done, else why the run falls back."""
+    if not ctx.repo or not ctx.pr:
+        return "no pull request in this context (pass --repo and --pr)"
+    if not token:
+        return "no token (set GITHUB_TOKEN or --token)"
+    logging.basicConfig(level=logging.WARNING, format="gpulint: %(message)s")
+    try:
+        client = GitHubClient(token, api_url)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        outcome = upsert_comment(client, ctx.repo, ctx.pr, body, behaviour, ctx.head_sha,
+                                 author=author)
+    except GitHubError as exc:
+        return f"GitHub API error: {client.scrub(str(exc))}"
+    if outcome.fell_back:
+        return (f"cannot write to the pull request ({outcome.reason}); likely a fork PR with a "
+                "read-only token")
+    where = f" {outcome.url}" if outcome.url else ""
+    click.echo(f"gpulint: comment {outcome.action}{where}")
+    if outcome.reason:
+        click.echo(f"gpulint: {outcome.reason}")
+    return None

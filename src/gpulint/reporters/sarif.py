@@ -114,35 +114,64 @@ def build(report: dict[str, Any], rules: list[dict[str, Any]]) -> dict[str, Any]
     """Build the SARIF log as a dict (see :func:`render`)."""
     descriptors = [_rule_descriptor(r) for r in rules]
     index = {d["id"]: i for i, d in enumerate(descriptors)}
+    results = [_result(f, descriptors, index) for f in report.get("findings") or []]
+    tool = report.get("tool") or {}
+    version = str(tool.get("version") or __version__)
+    driver: dict[str, Any] = {
+        "name": "gpulint",
+        "version": version,
+        "informationUri": INFORMATION_URI,
+        "rules": descriptors,
+    }
+    if re.match(r"^\d+\.\d+\.\d+", version):
+        driver["semanticVersion"] = version
 
-    results = []
-    for finding in report.get("findings") or []:
-        rule_id = str(finding.get("rule") or "unknown-rule")
-        if rule_id not in index:
-            # A finding from a rule we were not told about: describe it minimally so that
-            # ruleIndex stays valid.
-            index[rule_id] = len(descriptors)
-            descriptors.append(
-                _rule_descriptor({"id": rule_id, "summary": rule_id, "severity": finding.get("severity")})
-            )
-        result: dict[str, Any] = {
-            "ruleId": rule_id,
-            "ruleIndex": index[rule_id],
-            "level": _level(finding.get("severity")),
-            "message": {"text": _message_text(finding.get("message"), rule_id)},
-            "properties": {"monthly_saving_usd": finding.get("monthly_saving_usd")},
-        }
-        loc = _location(finding.get("path"), finding.get("line"))
-        if loc:
-            if finding.get("address"):
-                loc["logicalLocations"] = [{"fullyQualifiedName": str(finding["address"]), "kind": "resource"}]
-            result["locations"] = [loc]
-        if finding.get("fingerprint"):
-            result["partialFingerprints"] = {FINGERPRINT_KEY: str(finding["fingerprint"])}
-        if finding.get("remediation"):
-            result["properties"]["remediation"] = str(finding["remediation"])
-        results.append(result)
+    run: dict[str, Any] = {
+        "tool": {"driver": driver},
+        "invocations": [{"executionSuccessful": True,
+                         "toolExecutionNotifications": _notifications(report)}],
+        "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The repository root."}}},
+        "results": results,
+        "columnKind": "unicodeCodePoints",
+    }
+    catalog = report.get("catalog") or {}
+    if catalog:
+        run["properties"] = {"catalog": {k: catalog.get(k) for k in ("source", "date", "version")
+                                         if k in catalog}}
+    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 
+
+def _result(finding: dict[str, Any], descriptors: list[dict[str, Any]],
+            index: dict[str, int]) -> dict[str, Any]:
+    rule_id = str(finding.get("rule") or "unknown-rule")
+    if rule_id not in index:
+        # A finding from a rule we were not told about: describe it minimally so that
+        # ruleIndex stays valid.
+        index[rule_id] = len(descriptors)
+        descriptors.append(_rule_descriptor(
+            {"id": rule_id, "summary": rule_id, "severity": finding.get("severity")}))
+    result: dict[str, Any] = {
+        "ruleId": rule_id,
+        "ruleIndex": index[rule_id],
+        "level": _level(finding.get("severity")),
+        "message": {"text": _message_text(finding.get("message"), rule_id)},
+        "properties": {"monthly_saving_usd": finding.get("monthly_saving_usd")},
+    }
+    loc = _location(finding.get("path"), finding.get("line"))
+    if loc:
+        if finding.get("address"):
+            loc["logicalLocations"] = [{"fullyQualifiedName": str(finding["address"]),
+                                        "kind": "resource"}]
+        result["locations"] = [loc]
+    if finding.get("fingerprint"):
+        result["partialFingerprints"] = {FINGERPRINT_KEY: str(finding["fingerprint"])}
+    if finding.get("remediation"):
+        result["properties"]["remediation"] = str(finding["remediation"])
+    return result
+
+
+def _notifications(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Diagnostics, then what could not be evaluated, as tool execution notifications."""
     notifications = []
     for diag in report.get("diagnostics") or []:
         note: dict[str, Any] = {
@@ -163,29 +192,7 @@ def build(report: dict[str, Any], rules: list[dict[str, Any]]) -> dict[str, Any]
         if loc:
             note["locations"] = [loc]
         notifications.append(note)
-
-    tool = report.get("tool") or {}
-    version = str(tool.get("version") or __version__)
-    driver: dict[str, Any] = {
-        "name": "gpulint",
-        "version": version,
-        "informationUri": INFORMATION_URI,
-        "rules": descriptors,
-    }
-    if re.match(r"^\d+\.\d+\.\d+", version):
-        driver["semanticVersion"] = version
-
-    run: dict[str, Any] = {
-        "tool": {"driver": driver},
-        "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications}],
-        "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The repository root."}}},
-        "results": results,
-        "columnKind": "unicodeCodePoints",
-    }
-    catalog = report.get("catalog") or {}
-    if catalog:
-        run["properties"] = {"catalog": {k: catalog.get(k) for k in ("source", "date", "version") if k in catalog}}
-    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+    return notifications
 
 
 def render(report: dict[str, Any], rules: list[dict[str, Any]]) -> str:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gpulint.units import usd as money
 
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m", "dim": "\033[2m",
             "bold": "\033[1m", "reset": "\033[0m"}
+
+
+Colour = Callable[[str, str], str]
 
 
 def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = False) -> str:
@@ -27,51 +31,69 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         if verbose:
             out.append(f"    fix: {f['remediation']}")
     if report["resources"]:
-        out.append("")
-        out.append(c("bold", "GPU resources"))
+        out += ["", c("bold", "GPU resources")]
         for r in report["resources"]:
-            what = r["instance_type"] or (f"{r['gpu_count'] or '?'}× {r['gpu_model'] or 'GPU'}")
-            cost = money(r["monthly_cost_usd"])
-            top = r.get("monthly_cost_max_usd")
-            if top is not None and r["monthly_cost_usd"] is not None and top != r["monthly_cost_usd"]:
-                # Autoscaling pools are priced at their minimum size; say so and show the ceiling.
-                cost = f"{cost}/month at the minimum {r['replicas']['min']}, up to {money(top)}"
-            count = f" × {r['count']:g}" if isinstance(r.get("count"), (int, float)) else ""
-            out.append(f"  {r['path']}:{r['line']} {r['address']}  {what}{count} "
-                       f"{r['capacity']}  {cost}/month" if r["monthly_cost_usd"] is not None else
-                       f"  {r['path']}:{r['line']} {r['address']}  {what}{count} {r['capacity']}"
-                       f"  {cost}")
-            change = r.get("change")
-            if change and change.get("actions") not in (["no-op"], ["read"]):
-                # From a Terraform plan: what the change does, and the cost before it.
-                before = change.get("monthly_cost_before_usd")
-                was = f", was {money(before)}/month" if before is not None else ""
-                out.append(f"      plan: {'/'.join(change['actions'])}{was}")
-            if verbose and r.get("price_basis"):
-                out.append(c("dim", f"      {r['price_basis']}"))
-            for u in r["unknowns"]:
-                out.append(c("dim", f"      could not evaluate {u['fact']}: {u['reason']}"))
-    ne = report["not_evaluated"]
-    if ne:
-        out.append("")
-        out.append(c("bold", f"Could not evaluate ({len(ne)})"))
-        for n in ne if verbose else ne[:10]:
-            rule = f"{n['rule']} " if n.get("rule") else ""
-            out.append(f"  {n['path']}:{n['line']} {rule}{n['address']}: {n['reason']}")
-        if not verbose and len(ne) > 10:
-            out.append(f"  … and {len(ne) - 10} more (use --verbose)")
-    if report.get("suppressed"):
-        out.append("")
-        out.append(c("bold", f"Suppressed ({len(report['suppressed'])})"))
-        for f in report["suppressed"]:
-            sup = f["suppression"]
-            until = f", until {sup['until']}" if sup.get("until") else ""
-            out.append(f"  {f['path']}:{f['line']} {f['rule']} {f['address']}: "
-                       f"{sup['reason'] or 'no reason'}{until} ({sup['path']}:{sup['line']})")
+            out += _resource(r, c, verbose)
+    out += _not_evaluated(report["not_evaluated"], c, verbose)
+    out += _suppressed(report.get("suppressed") or [], c)
+    out += ["", _summary(report), c("dim", price_note(report))]
+    return "\n".join(out) + "\n"
+
+
+def _resource(r: dict[str, Any], c: Colour, verbose: bool) -> list[str]:
+    what = r["instance_type"] or (f"{r['gpu_count'] or '?'}× {r['gpu_model'] or 'GPU'}")
+    cost = money(r["monthly_cost_usd"])
+    top = r.get("monthly_cost_max_usd")
+    if top is not None and r["monthly_cost_usd"] is not None and top != r["monthly_cost_usd"]:
+        # Autoscaling pools are priced at their minimum size; say so and show the ceiling.
+        cost = f"{cost}/month at the minimum {r['replicas']['min']}, up to {money(top)}"
+    count = f" × {r['count']:g}" if isinstance(r.get("count"), (int, float)) else ""
+    out = [f"  {r['path']}:{r['line']} {r['address']}  {what}{count} "
+           f"{r['capacity']}  {cost}/month" if r["monthly_cost_usd"] is not None else
+           f"  {r['path']}:{r['line']} {r['address']}  {what}{count} {r['capacity']}"
+           f"  {cost}"]
+    change = r.get("change")
+    if change and change.get("actions") not in (["no-op"], ["read"]):
+        # From a Terraform plan: what the change does, and the cost before it.
+        before = change.get("monthly_cost_before_usd")
+        was = f", was {money(before)}/month" if before is not None else ""
+        out.append(f"      plan: {'/'.join(change['actions'])}{was}")
+    if verbose and r.get("price_basis"):
+        out.append(c("dim", f"      {r['price_basis']}"))
+    for u in r["unknowns"]:
+        out.append(c("dim", f"      could not evaluate {u['fact']}: {u['reason']}"))
+    return out
+
+
+def _not_evaluated(ne: list[dict[str, Any]], c: Colour, verbose: bool) -> list[str]:
+    if not ne:
+        return []
+    out = ["", c("bold", f"Could not evaluate ({len(ne)})")]
+    for n in ne if verbose else ne[:10]:
+        rule = f"{n['rule']} " if n.get("rule") else ""
+        out.append(f"  {n['path']}:{n['line']} {rule}{n['address']}: {n['reason']}")
+    if not verbose and len(ne) > 10:
+        out.append(f"  … and {len(ne) - 10} more (use --verbose)")
+    return out
+
+
+def _suppressed(suppressed: list[dict[str, Any]], c: Colour) -> list[str]:
+    if not suppressed:
+        return []
+    out = ["", c("bold", f"Suppressed ({len(suppressed)})")]
+    for f in suppressed:
+        sup = f["suppression"]
+        until = f", until {sup['until']}" if sup.get("until") else ""
+        out.append(f"  {f['path']}:{f['line']} {f['rule']} {f['address']}: "
+                   f"{sup['reason'] or 'no reason'}{until} ({sup['path']}:{sup['line']})")
+    return out
+
+
+def _summary(report: dict[str, Any]) -> str:
     s = report["summary"]
     counts = s["findings"]
-    out.append("")
-    out.append(
+    broken = sum(1 for d in report["diagnostics"] if d["severity"] == "error")
+    return (
         f"{s['gpu_resources']} GPU resources in {s['files_scanned']} files: "
         f"{money(s['monthly_cost_usd'])}/month"
         + (f" (up to {money(s['monthly_cost_max_usd'])} with autoscaling at its maximum)"
@@ -81,10 +103,7 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         + f"; {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info; "
         f"potential saving {money(s['potential_saving_usd'])}/month"
         + "".join(f"; {s[k]} {k}" for k in ("suppressed", "baselined") if s.get(k))
-        + (f"; {broken} file problem(s) reported above" if (broken := sum(
-            1 for d in report["diagnostics"] if d["severity"] == "error")) else ""))
-    out.append(c("dim", price_note(report)))
-    return "\n".join(out) + "\n"
+        + (f"; {broken} file problem(s) reported above" if broken else ""))
 
 
 def price_note(report: dict[str, Any]) -> str:
