@@ -60,7 +60,8 @@ def test_eks_auto_mode_pool(pools: dict[str, Resource]) -> None:
 @pytest.mark.parametrize("requirement,expected", [
     ({"key": "karpenter.k8s.aws/instance-gpu-count", "operator": "Gt", "values": ["0"]}, "gpu"),
     ({"key": "karpenter.k8s.aws/instance-gpu-count", "operator": "In", "values": ["0"]}, None),
-    ({"key": "karpenter.k8s.aws/instance-category", "operator": "NotIn", "values": ["g", "p"]}, None),
+    ({"key": "karpenter.k8s.aws/instance-category", "operator": "NotIn",
+      "values": ["g", "p"]}, None),
     ({"key": "karpenter.k8s.aws/instance-gpu-name", "operator": "In", "values": ["h100"]}, "gpu"),
     ({"key": "node.kubernetes.io/instance-type", "operator": "In",
       "values": ["m5.large", "p5.48xlarge"]}, "gpu"),

@@ -7,11 +7,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpulint.pricing import price as cost
-from gpulint.facts.kubernetes import link as linking
 from gpulint.facts import kubernetes as k8s_facts
+from gpulint.facts.kubernetes import link as linking
 from gpulint.facts.kubernetes.kinds import KINDS
 from gpulint.load.kubernetes import K8sObject
+from gpulint.pricing import price as cost
 
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 10), st.text(max_size=8),
                      st.sampled_from(["1", "0", "spot", "In", "NotIn", "Exists", "NoSchedule",

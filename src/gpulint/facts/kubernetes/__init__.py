@@ -7,11 +7,17 @@ docs/kubernetes.md lists every kind, label and annotation read.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
-from gpulint.facts.kubernetes import accelerators as k8s_accelerators
-from gpulint.facts.kubernetes import nodes as k8s_nodes
 from gpulint.facts.common import normalise_workload, shutdown_from_tags, workload_from
+from gpulint.facts.kubernetes import accelerators as k8s_accelerators
+from gpulint.facts.kubernetes import batch_kinds, serving_kinds  # noqa: F401 - register kinds
+from gpulint.facts.kubernetes import nodes as k8s_nodes
+from gpulint.facts.kubernetes.eksctl import build_cluster_config
+from gpulint.facts.kubernetes.env import ConfigMaps, container_env
+from gpulint.facts.kubernetes.kinds import Context, PodGroup, api_group, as_dict, pod_groups, scalar
+from gpulint.facts.kubernetes.nodepool import build_nodepool, inherit_node_class_tags
 from gpulint.facts.model_decl import (
     MODEL_ENV_VARS,
     ModelDecl,
@@ -19,13 +25,8 @@ from gpulint.facts.model_decl import (
     from_tags,
     server_from_image,
 )
-from gpulint.facts.kubernetes.env import ConfigMaps, container_env
-from gpulint.facts.kubernetes import batch_kinds, serving_kinds  # noqa: F401 - register kinds
-from gpulint.facts.kubernetes.kinds import Context, PodGroup, api_group, as_dict, pod_groups, scalar
-from gpulint.facts.kubernetes.eksctl import build_cluster_config
-from gpulint.facts.kubernetes.nodepool import build_nodepool, inherit_node_class_tags
-from gpulint.model import Resource, Unknown
 from gpulint.load.kubernetes import K8sObject
+from gpulint.model import Resource, Unknown
 
 # Objects other objects name: their readers look them up in the scan.
 REFERENCED_KINDS = {"LLMInferenceServiceConfig", "TrainingRuntime", "ClusterTrainingRuntime"}

@@ -58,7 +58,8 @@ def _amount(container: dict[str, Any], key: str) -> int | Unknown | None:
             return Unknown(f"{key} in {section} has no value")
     lim, req = lims.get(key), reqs.get(key)
     if lim is not None and req is not None and str(lim) != str(req):
-        return Unknown(f"{key} request {req!r} differs from limit {lim!r}; the API server rejects that")
+        return Unknown(f"{key} request {req!r} differs from limit {lim!r}; "
+                       "the API server rejects that")
     value = lim if lim is not None else req
     return None if value is None else _quantity(value)
 
@@ -66,9 +67,9 @@ def _amount(container: dict[str, Any], key: str) -> int | Unknown | None:
 def _keys(containers: list[dict[str, Any]]) -> list[str]:
     keys: list[str] = []
     for c in containers:
-        res = c.get("resources") if isinstance(c.get("resources"), dict) else {}
+        res: dict[str, Any] = c["resources"] if isinstance(c.get("resources"), dict) else {}
         for section in ("limits", "requests"):
-            for k in res.get(section) or {} if isinstance(res.get(section), dict) else {}:
+            for k in res[section] if isinstance(res.get(section), dict) else {}:
                 if str(k) not in keys:
                     keys.append(str(k))
     return keys

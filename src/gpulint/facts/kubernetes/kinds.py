@@ -7,8 +7,9 @@ addressed `Kind/namespace/name/<group>`, because each is scheduled and billed on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from gpulint.model import Unknown
 
@@ -170,7 +171,8 @@ def _kserve(doc: dict[str, Any]) -> list[PodGroup]:
     if hi == 0:  # maxReplicas 0 means "no limit" in KServe
         hi = Unknown("maxReplicas 0: KServe sets no upper bound")
     meta = as_dict(doc.get("metadata"))
-    return [PodGroup("predictor", pod, as_dict(meta.get("labels")), as_dict(meta.get("annotations")),
+    return [PodGroup("predictor", pod, as_dict(meta.get("labels")),
+                     as_dict(meta.get("annotations")),
                      desired=lo, minimum=lo, maximum=hi, workload="inference",
                      scale_note="KServe minReplicas", certain=True)]
 
@@ -190,8 +192,9 @@ def _ray_cluster_spec(spec: Any, workload: str | None) -> list[PodGroup]:
         replicas = _times(_count(wg.get("replicas"), lo_replicas, "replicas"), hosts)
         # Without the autoscaler KubeRay keeps `replicas` workers; with it, min..max. Each
         # replica of a multi-host group (a TPU slice) is numOfHosts pods.
-        kw: dict[str, Any] = {"desired": replicas, "minimum": lo, "maximum": hi,
-                              "scale_note": "Ray autoscaler"} if autoscale else {"desired": replicas}
+        kw: dict[str, Any] = {"desired": replicas}
+        if autoscale:
+            kw.update(minimum=lo, maximum=hi, scale_note="Ray autoscaler")
         groups += _template(wg.get("template"), f"workers/{name}", workload=workload, **kw)
         if groups and hosts != 1 and groups[-1].suffix == f"workers/{name}":
             groups[-1].unit = [(groups[-1].pod, hosts)]
@@ -291,8 +294,9 @@ def _knative_service(doc: dict[str, Any]) -> list[PodGroup]:
     groups = _template(dig(doc, "spec", "template"))
     for g in groups:
         ann = g.annotations
-        raw_min = ann.get("autoscaling.knative.dev/min-scale", ann.get("autoscaling.knative.dev/minScale"))
-        raw_max = ann.get("autoscaling.knative.dev/max-scale", ann.get("autoscaling.knative.dev/maxScale"))
+        knative = "autoscaling.knative.dev/"
+        raw_min = ann.get(knative + "min-scale", ann.get(knative + "minScale"))
+        raw_max = ann.get(knative + "max-scale", ann.get(knative + "maxScale"))
         # Knative scales to zero by default (enable-scale-to-zero is on in its default config).
         g.minimum = _count(raw_min, 0, "min-scale")
         g.maximum = _count(raw_max, 0, "max-scale")

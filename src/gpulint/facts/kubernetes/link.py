@@ -8,8 +8,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
+from gpulint.facts.kubernetes import shutdown_of
 from gpulint.facts.kubernetes.accelerators import Accelerators
 from gpulint.facts.kubernetes.kinds import dig, scalar
 from gpulint.facts.kubernetes.nodepool import capacity_of, one_model, set_one_model
@@ -20,9 +22,8 @@ from gpulint.facts.kubernetes.nodes import (
     set_hardware,
     untolerated,
 )
-from gpulint.facts.kubernetes import shutdown_of
-from gpulint.model import Resource, Unknown
 from gpulint.load.kubernetes import K8sObject
+from gpulint.model import Resource, Unknown
 
 # Kinds an autoscaler can scale whose resource is the whole workload (no per-group suffix).
 _SCALABLE = {"Deployment", "StatefulSet", "ReplicaSet", "ReplicationController"}
@@ -47,7 +48,7 @@ def _count(value: Any, default: int) -> Any:
 def _bounds(doc: dict[str, Any]) -> tuple[Any, Any, Any] | None:
     """(min, max, idle) replicas of an HPA or a KEDA ScaledObject; None for other objects."""
     kind, api = doc.get("kind"), str(doc.get("apiVersion", ""))
-    spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else {}
+    spec: dict[str, Any] = doc["spec"] if isinstance(doc.get("spec"), dict) else {}
     if kind == "HorizontalPodAutoscaler":
         return _count(spec.get("minReplicas"), 1), _count(spec.get("maxReplicas"), 1), None
     if kind == "ScaledObject" and api.startswith("keda.sh/"):
@@ -171,6 +172,7 @@ def _from_karpenter_pool(res: Resource, sel: NodeSelection, target: NodeTarget) 
     if isinstance(res.facts.get("gpu.model"), Unknown):
         model = one_model(merged.choices)
         if model:
-            set_one_model(res, model, acc if isinstance(acc, Accelerators) else Accelerators(count=1))
+            set_one_model(res, model,
+                          acc if isinstance(acc, Accelerators) else Accelerators(count=1))
     if not str(res.facts.get("capacity.source", "")).startswith("node "):
         res.facts["capacity"], res.facts["capacity.source"] = capacity_of(target)

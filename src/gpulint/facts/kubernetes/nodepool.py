@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpulint.pricing import catalog
 from gpulint.facts.common import shutdown_from_tags
 from gpulint.facts.kubernetes.accelerators import (
     CORES_PER_NEURON_DEVICE,
@@ -18,7 +17,6 @@ from gpulint.facts.kubernetes.accelerators import (
     WHOLE_GPU_KEYS,
     Accelerators,
 )
-from gpulint.facts.kubernetes.pool_kind import launches_accelerators
 from gpulint.facts.kubernetes.kinds import as_dict, as_list, dig
 from gpulint.facts.kubernetes.nodes import (
     INSTANCE_TYPE_KEYS,
@@ -30,7 +28,9 @@ from gpulint.facts.kubernetes.nodes import (
     gpu_from_product,
     set_hardware,
 )
+from gpulint.facts.kubernetes.pool_kind import launches_accelerators
 from gpulint.model import Resource, Unknown
+from gpulint.pricing import catalog
 
 # Labels Karpenter sets on each node from the instance it picks; a pod may ask for any of them.
 KARPENTER_OPEN = ("karpenter.k8s.aws/", "karpenter.sh/", "eks.amazonaws.com/",
@@ -46,7 +46,8 @@ def node_target(doc: dict[str, Any], address: str) -> NodeTarget:
     labels["karpenter.sh/nodepool"] = str(dig(doc, "metadata", "name"))
     choices: dict[str, list[str]] = {}
     for req in as_list(dig(template, "spec", "requirements")):
-        if isinstance(req, dict) and req.get("operator") == "In" and isinstance(req.get("values"), list):
+        if isinstance(req, dict) and req.get("operator") == "In" \
+                and isinstance(req.get("values"), list):
             values = [str(v) for v in req["values"]]
             if len(values) == 1:
                 labels[str(req.get("key"))] = values[0]
@@ -69,16 +70,24 @@ def one_model(choices: dict[str, list[str]]) -> str | None:
     """The GPU model when every GPU name, instance type or family the pool allows (whichever it
     restricts first) has the same GPU."""
     choices = aws_aliases(choices)
-    for key, to_models in (
-            (KARPENTER_GPU_NAME, lambda v: {gpu_from_product(v)}),
-            (INSTANCE_TYPE_KEYS[0], lambda v: {s.gpu_model if s else None
-                                               for s in [catalog.instance("aws", v)]}),
-            (KARPENTER_FAMILY, lambda v: {s.gpu_model for s in catalog.instances("aws")
-                                          if s.name.split(".")[0] == v} or {None})):
+    for key in (KARPENTER_GPU_NAME, INSTANCE_TYPE_KEYS[0], KARPENTER_FAMILY):
         if key in choices:
-            models = set().union(*(to_models(v) for v in choices[key]))
+            models: set[str | None] = set()
+            for value in choices[key]:
+                models |= _models_of(key, value)
             return next(iter(models)) if len(models) == 1 and None not in models else None
     return None
+
+
+def _models_of(key: str, value: str) -> set[str | None]:
+    """The GPU models a GPU name, instance type or instance family allows."""
+    if key == KARPENTER_GPU_NAME:
+        return {gpu_from_product(value)}
+    if key == KARPENTER_FAMILY:
+        return {s.gpu_model for s in catalog.instances("aws")
+                if s.name.split(".")[0] == value} or {None}
+    spec = catalog.instance("aws", value)
+    return {spec.gpu_model if spec else None}
 
 
 def set_one_model(res: Resource, model: str, acc: Accelerators) -> None:
@@ -120,8 +129,8 @@ def build_nodepool(obj: Any) -> Resource | None:
     limits = as_dict(dig(doc, "spec", "limits"))
     gpu_key = next((k for k in WHOLE_GPU_KEYS if k in limits), None)
     neuron_key = next((k for k in NEURON_LIMIT_KEYS if k in limits), None)
-    kind = launches_accelerators(dig(doc, "spec", "template", "spec", "requirements"),
-                                 {k for k, key in (("gpu", gpu_key), ("neuron", neuron_key)) if key})
+    limit_kinds = {k for k, key in (("gpu", gpu_key), ("neuron", neuron_key)) if key}
+    kind = launches_accelerators(dig(doc, "spec", "template", "spec", "requirements"), limit_kinds)
     if kind is None:
         return None
     limit_key = gpu_key if kind == "gpu" else neuron_key

@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint.pricing import catalog
 from gpulint.facts.kubernetes.accelerators import Accelerators
 from gpulint.facts.kubernetes.kinds import as_list, dig, scalar
 from gpulint.model import Resource, Unknown
+from gpulint.pricing import catalog
 
 INSTANCE_TYPE_KEYS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
 GKE_ACCELERATOR = "cloud.google.com/gke-accelerator"
@@ -124,7 +124,8 @@ def _from_family(provider: str, family: str, sep: str, label: str) -> tuple[Any,
             return model, provider
     if not models:
         return Unknown(f"{label}={family} is not a GPU family in the {provider} catalog"), provider
-    return Unknown(f"{label}={family} has several GPU models ({', '.join(sorted(map(str, models)))})"), \
+    several = ", ".join(sorted(map(str, models)))
+    return Unknown(f"{label}={family} has several GPU models ({several})"), \
         provider
 
 
@@ -188,7 +189,8 @@ def _set_model(res: Resource, model: Any, acc: Accelerators, memory: float | Non
         res.facts["gpu.mig_profile"] = acc.mig_profile
         return
     if isinstance(model, str):
-        res.facts["gpu.memory_gib"] = memory if memory is not None else catalog.gpu_models().get(model)
+        res.facts["gpu.memory_gib"] = memory if memory is not None \
+            else catalog.gpu_models().get(model)
 
 
 @dataclass

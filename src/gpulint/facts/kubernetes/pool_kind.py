@@ -52,8 +52,8 @@ def _positive(values: list[str], operator: str) -> bool:
     if operator == "Exists":
         return True
     nums = [float(v) for v in values if re.fullmatch(r"\d+(\.\d+)?", v)]
-    return operator == "Gt" and any(n >= 0 for n in nums) or \
-        operator == "In" and any(n > 0 for n in nums)
+    return (operator == "Gt" and any(n >= 0 for n in nums)) or \
+        (operator == "In" and any(n > 0 for n in nums))
 
 
 def _requirement(req: dict[str, Any]) -> tuple[set[str], bool] | None:

@@ -297,8 +297,8 @@ def _nim_service(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
     resources = as_dict(spec.get("resources"))
     container = {"name": "nim", "image": scalar(dig(spec, "image", "repository")),
                  "resources": resources}
-    pod = {"containers": [container], **{k: spec[k] for k in ("nodeSelector", "tolerations",
-                                                              "affinity") if k in spec}}
+    pod: dict[str, Any] = {"containers": [container]}
+    pod.update({k: spec[k] for k in ("nodeSelector", "tolerations", "affinity") if k in spec})
     unknown = None
     if not _has_accelerator(pod):
         pod["containers"] = [{**container, "resources": {"limits": {"nvidia.com/gpu": 1}}}]
