@@ -32,12 +32,14 @@ def _aws(i: int, team: str) -> str:
 
 def _gcp(i: int, team: str) -> str:
     return (f'resource "google_compute_instance" "gpu_{i}" {{\n  name         = "gpu-{i}"\n'
-            f'  machine_type = "{GCP_TYPES[i % len(GCP_TYPES)]}"\n  zone         = "us-central1-a"\n'
+            f'  machine_type = "{GCP_TYPES[i % len(GCP_TYPES)]}"\n'
+            '  zone         = "us-central1-a"\n'
             f"  labels       = {_tags(i, team)}\n  boot_disk {{}}\n  network_interface {{}}\n}}\n")
 
 
 def _azure(i: int, team: str) -> str:
-    return (f'resource "azurerm_linux_virtual_machine" "gpu_{i}" {{\n  name                = "vm{i}"\n'
+    return (f'resource "azurerm_linux_virtual_machine" "gpu_{i}" {{\n'
+            f'  name                = "vm{i}"\n'
             f'  resource_group_name = "rg-{team}"\n  location            = "westeurope"\n'
             f'  size                = "{AZURE_SIZES[i % len(AZURE_SIZES)]}"\n'
             f"  tags                = {_tags(i, team)}\n}}\n")

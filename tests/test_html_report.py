@@ -73,7 +73,7 @@ def chart_table(page: str, fid: str) -> dict[str, float]:
     """First cell → monthly figure of a chart's table."""
     p = parse(page)
     rows = [r for r in p.rows[fid] if r]
-    return {r[0]: p_value for r, p_value in zip(rows, p.values[fid])}
+    return {r[0]: p_value for r, p_value in zip(rows, p.values[fid], strict=True)}
 
 
 def test_examples_scan_page_equals_json_report() -> None:
@@ -120,7 +120,8 @@ def test_500_resources_fit_300_kb_and_add_up(fleet: Path) -> None:
     assert len(groups) == 12 and sum(groups.values()) == pytest.approx(
         report["summary"]["monthly_cost_usd"], abs=0.01)
     # The chart draws 12 bars at most; the table lists every value.
-    top = next(a for t, a in p.tags if t == "svg" and "top resources" in (a.get("aria-label") or ""))
+    top = next(a for t, a in p.tags
+               if t == "svg" and "top resources" in (a.get("aria-label") or ""))
     assert top["height"] == str(10 * 34)
 
 

@@ -86,7 +86,7 @@ def test_findings_filter_and_sort(browser: Browser, pages: dict[str, Path]) -> N
     })()""")
     assert shown == [3, "3 of 10 shown"]
     savings = browser.evaluate("""(() => {
-      document.getElementById('f-rule').value = ''; 
+      document.getElementById('f-rule').value = '';
       document.getElementById('f-rule').dispatchEvent(new Event('change'));
       document.querySelectorAll('#findings-table th button')[4].click();
       return Array.from(document.querySelectorAll('#findings-table tbody tr'))

@@ -58,7 +58,8 @@ def _headline(report: dict[str, Any]) -> str:
     s = report["summary"]
     cat = report.get("catalog") or {}
     top = s.get("monthly_cost_max_usd")
-    stats = [_stat("Monthly GPU cost", usd_data(s["monthly_cost_usd"], rounded=True), "stat-monthly"),
+    stats = [_stat("Monthly GPU cost", usd_data(s["monthly_cost_usd"], rounded=True),
+                   "stat-monthly"),
              _stat("Potential saving / month", usd_data(s["potential_saving_usd"], rounded=True),
                    "stat-saving"),
              _stat("GPU resources", _count(s["gpu_resources"]), "stat-resources"),
@@ -66,8 +67,8 @@ def _headline(report: dict[str, Any]) -> str:
              _stat("Could not evaluate", _count(s.get("not_evaluated")), "stat-not-evaluated"),
              _stat("Catalog date", f'<span class="v">{esc(cat.get("date") or "?")}</span>',
                    "stat-catalog")]
-    ceiling = (f'<p class="note" id="ceiling">Autoscaling is priced at its minimum; at its maximum the '
-               f"bill is {usd_data(top)} a month.</p>"
+    ceiling = ('<p class="note" id="ceiling">Autoscaling is priced at its minimum; at its '
+               f"maximum the bill is {usd_data(top)} a month.</p>"
                if isinstance(top, (int, float)) and top > s["monthly_cost_usd"] else "")
     return '<section class="stats" aria-label="Headline figures">' + "".join(stats) + \
         "</section>" + ceiling
@@ -184,9 +185,11 @@ def _diff_section(d: dict[str, Any]) -> str:
 def render_diff(d: dict[str, Any], head: dict[str, Any], group_by: str = "team") -> str:
     """The page for `gpulint diff`: the change first, then the bill after it."""
     changed = sum(1 for e in d["resources"] if e["change"] != "unchanged")
-    stats = [_stat("Before / month", usd_data(d["base_monthly_usd"], rounded=True), "stat-before"),
+    stats = [_stat("Before / month", usd_data(d["base_monthly_usd"], rounded=True),
+                   "stat-before"),
              _stat("After / month", usd_data(d["head_monthly_usd"], rounded=True), "stat-after"),
-             _stat("Change / month", usd_data(d["delta_usd"], signed=True, rounded=True), "stat-delta"),
+             _stat("Change / month", usd_data(d["delta_usd"], signed=True, rounded=True),
+                   "stat-delta"),
              _stat("Resources changed", _count(changed), "stat-changed"),
              _stat("New findings", _count(len(d["new_findings"])), "stat-new"),
              _stat("Fixed findings", _count(len(d["fixed_findings"])), "stat-fixed")]

@@ -23,8 +23,10 @@ border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:1rem;margin:
 .stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:10px;margin:16px 0}
 .stat{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 12px}
 .stat .k{display:block;color:var(--muted);font-size:.8rem}
-.stat data,.stat .v{display:block;font-size:1.15rem;white-space:nowrap;font-weight:650;font-variant-numeric:tabular-nums}
-.charts{display:grid;align-items:start;grid-template-columns:repeat(auto-fit,minmax(400px,1fr));gap:14px}
+.stat data,.stat .v{display:block;font-size:1.15rem;white-space:nowrap;font-weight:650;
+font-variant-numeric:tabular-nums}
+.charts{display:grid;align-items:start;gap:14px;
+grid-template-columns:repeat(auto-fit,minmax(400px,1fr))}
 figure{margin:0;background:var(--card);border:1px solid var(--line);border-radius:8px;
 padding:12px;min-width:0;break-inside:avoid}
 figure.wide{grid-column:1/-1}
@@ -36,15 +38,20 @@ details{margin-top:8px}summary{cursor:pointer;color:var(--muted);font-size:.85re
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:.85rem;margin-top:6px}
 th,td{border-bottom:1px solid var(--line);padding:5px 6px;text-align:left;vertical-align:top}
-th{background:var(--card)}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th{background:var(--card)}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere}
-th button{all:unset;cursor:pointer;font-weight:600}th button:focus-visible{outline:2px solid var(--bar)}
-th[aria-sort=ascending] button::after{content:" \\25B2"}th[aria-sort=descending] button::after{content:" \\25BC"}
-.findings td:first-child{font-weight:600;white-space:nowrap}.s-error td:first-child{color:var(--err)}
+th button{all:unset;cursor:pointer;font-weight:600}
+th button:focus-visible{outline:2px solid var(--bar)}
+th[aria-sort=ascending] button::after{content:" \\25B2"}
+th[aria-sort=descending] button::after{content:" \\25BC"}
+.findings td:first-child{font-weight:600;white-space:nowrap}
+.s-error td:first-child{color:var(--err)}
 .s-warning td:first-child{color:var(--warn)}.s-info td:first-child{color:var(--info)}
 .findings td:nth-child(2) code{overflow-wrap:normal}.findings td:nth-child(4){min-width:16em}
 .findings td:nth-child(5),.findings th:nth-child(5),.resources td:nth-child(4),
-.resources th:nth-child(4),.resources td:nth-child(7),.resources th:nth-child(7){text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+.resources th:nth-child(4),.resources td:nth-child(7),.resources th:nth-child(7){
+text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 .filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:6px 0;font-size:.85rem}
 .filters select{font:inherit}
 footer{margin-top:28px;color:var(--muted);font-size:.8rem}

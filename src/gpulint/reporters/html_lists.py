@@ -45,7 +45,8 @@ def findings_section(findings: list[dict[str, Any]], title: str, hid: str,
                                            -(f.get("monthly_saving_usd") or 0), f["path"],
                                            f["line"]))
     body = "".join(
-        f'<tr class="s-{esc(f["severity"])}"><td>{esc(SEVERITY_MARK.get(f["severity"], f["severity"]))}'
+        f'<tr class="s-{esc(f["severity"])}">'
+        f'<td>{esc(SEVERITY_MARK.get(f["severity"], f["severity"]))}'
         f"<td><code>{esc(f['rule'])}</code><td><code>{esc(f['address'])}</code><br>{where(f)}"
         f"<td>{esc(f['message'])}<td>"
         + (esc(usd(f["monthly_saving_usd"])) if f.get("monthly_saving_usd") else "–")
@@ -74,5 +75,5 @@ def resources_section(report: dict[str, Any], group_by: str) -> str:
         "Resource", "Type", "Capacity", "Count", esc(group_by), "Workload", "Monthly"))
     return _section("h-res", f"GPU resources ({len(res)})",
                     "<details><summary>Every resource, most expensive first</summary>"
-                    f'<div class="scroll"><table class="list resources" id="resources-table"><thead><tr>{heads}'
-                    f"</tr></thead><tbody>{body}</tbody></table></div></details>")
+                    '<div class="scroll"><table class="list resources" id="resources-table">'
+                    f"<thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table></div></details>")
