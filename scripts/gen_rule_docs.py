@@ -35,6 +35,10 @@ def render(rules_dir: str = os.path.join(ROOT, "rules")) -> str:
         if r.options:
             out += ["**Options** (set under `rules.<id>.options` in the configuration):", ""]
             out += [f"- `{k}`: default `{v!r}`" for k, v in r.options.items()] + [""]
+        if r.deprecated_options:
+            out += ["**Settings** (formerly options of this rule; the old option names still "
+                    "work, with a deprecation note):", ""]
+            out += [f"- `{v}` (was `{k}`)" for k, v in r.deprecated_options.items()] + [""]
         if r.cost.get("compare_with"):
             (key, value), = r.cost["compare_with"].items()
             out += [f"**Saving:** priced by comparing with `{key}: {value}`.", ""]

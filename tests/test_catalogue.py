@@ -13,7 +13,7 @@ import yaml
 
 from gpulint import pipeline as scan
 from gpulint.comments import directives
-from gpulint.engine import placeholders
+from gpulint.facts.registry import placeholder_names
 from gpulint.model import Resource
 from gpulint.ruleset import builtin_rules_dir, load_rules, rule_files, validate
 
@@ -75,7 +75,7 @@ def test_docs_examples_behave_as_documented(rule, tmp_path) -> None:
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.id)
 def test_message_placeholders_are_documented(rule) -> None:
-    known = set(placeholders(Resource("a", "t", "p", 1, "terraform"), rule, rule.options))
+    known = set(placeholder_names())
     used = {f for _, f, _, _ in string.Formatter().parse(rule.message) if f}
     assert used <= known, used - known
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner, Result
 
 from gpulint.config import load as config
 from gpulint.cli import cli
-from gpulint.cli.init import STARTER
+from gpulint.cli.init import starter
 
 
 def _invoke(*args: str) -> Result:
@@ -268,7 +268,7 @@ def test_init_writes_a_valid_commented_starter_and_refuses_to_overwrite(repo: Pa
     result = _invoke("init")
     assert result.exit_code == 0, result.output
     text = (repo / ".gpulint.yaml").read_text()
-    assert text == STARTER and text.count("\n#") > 10
+    assert text == starter() and text.count("\n#") > 10
     loaded = config.load(".gpulint.yaml")  # valid against the schema
     assert loaded.data["fail_on"] == "warning"
     assert _invoke("scan", "infra").exit_code in (0, 1)
@@ -277,7 +277,7 @@ def test_init_writes_a_valid_commented_starter_and_refuses_to_overwrite(repo: Pa
     assert result.exit_code == 2 and "already exists; use --force" in result.stderr
     assert (repo / ".gpulint.yaml").read_text() == "fail_on: never\n"
     assert _invoke("init", "--force").exit_code == 0
-    assert (repo / ".gpulint.yaml").read_text() == STARTER
+    assert (repo / ".gpulint.yaml").read_text() == starter()
 
 
 def test_every_commented_example_in_the_starter_is_valid() -> None:
@@ -290,7 +290,7 @@ def test_every_commented_example_in_the_starter_is_valid() -> None:
         return re.match(r"^\s*# (\s*- |\s*[\w./*-]+:(\s|$))", line) is not None
 
     uncommented = "\n".join(line.replace("# ", "", 1) if example(line) else line
-                            for line in STARTER.splitlines())
+                            for line in starter().splitlines())
     data = yaml.safe_load(uncommented)
     assert config.validate(data) == []
     assert {"regions", "models", "usage_hours", "thresholds", "rules_dirs"} <= set(data)

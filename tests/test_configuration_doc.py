@@ -35,10 +35,10 @@ def test_full_examples_are_valid_and_apply(tmp_path: Path) -> None:
         rules = {r.id: r for r in config.configure_rules(loaded, load_rules())}
         assert "gpu-notebook-without-shutdown" not in rules
         assert rules["gpu-training-on-demand"].severity.value == "error"
-        assert rules["gpu-missing-cost-tags"].options["required"] == \
-            (["team", "project"] if name == "pyproject.toml" else
-             {"aws": ["team", "project", "cost-center"], "kubernetes": ["team"],
-              "default": ["team", "project"]})
+        assert built.tags.required == \
+            (("team", "project") if name == "pyproject.toml" else
+             {"aws": ("team", "project", "cost-center"), "kubernetes": ("team",),
+              "default": ("team", "project")})
 
 
 def test_error_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

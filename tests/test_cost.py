@@ -11,6 +11,7 @@ import pytest
 from gpulint import units
 from gpulint.pricing import catalog
 from gpulint.pricing import price as cost
+from gpulint.pricing import saving as savings
 from gpulint import pipeline as scan
 from gpulint.config.settings import Settings
 from gpulint.pricing.price import CostOptions
@@ -177,7 +178,7 @@ def test_spot_fraction_blends_the_two_prices() -> None:
     assert (f"mixed 75% spot {units.usd_rate(row.spot)}/h + 25% on-demand "
             f"{units.usd_rate(row.ondemand)}/h = {units.usd_rate(blended)}/h × 4") \
         in res.facts["cost.basis"]
-    saving, basis = cost.finding_saving(res, {"capacity": "spot"})
+    saving, basis = savings.finding_saving(res, {"capacity": "spot"})
     assert saving == round((row.ondemand - row.spot) * 4 * 730 * 0.25, 2)
     assert basis and "25% on-demand share" in basis
 
@@ -213,7 +214,7 @@ def test_override_named_in_basis_and_used_for_savings() -> None:
     assert res.facts["cost.monthly"] == round(discounted * 4 * 730, 2)
     assert (f"on-demand {units.usd_rate(discounted)}/h [override prices.yaml:2 (aws family g5 "
             f"on-demand -20%, EDP): list {units.usd_rate(row.ondemand)}/h]") in res.facts["cost.basis"]
-    saving, basis = cost.finding_saving(res, {"capacity": "spot"})
+    saving, basis = savings.finding_saving(res, {"capacity": "spot"})
     assert saving == round((discounted - row.spot) * 4 * 730, 2)
     assert basis and basis.endswith("[override prices.yaml:2 (aws family g5 on-demand -20%, EDP): "
                                     f"list {units.usd_rate(row.ondemand)}/h]")
@@ -251,9 +252,10 @@ def test_rightsizing_alternative_priced_with_the_same_overrides() -> None:
     fd2 = next(f for f in again.findings if f.address == found.address and f.rule == found.rule)
     assert res2.facts["sizing.alternative"] == alt
     count = res2.facts["cost.count"]
-    assert res2.facts["sizing.alternative_monthly"] == round(0.25 * max(count, 1) * 730, 2)
+    alt2 = res2.facts["alternative.sizing"]
+    assert alt2.monthly == round(0.25 * max(count, 1) * 730, 2)
     assert fd2.monthly_saving_usd == round(
-        res2.facts["cost.monthly"] - res2.facts["sizing.alternative_monthly"], 2)
+        res2.facts["cost.monthly"] - alt2.monthly, 2)
 
 
 def test_tpu_slice_priced_per_slice_hour() -> None:

@@ -45,7 +45,7 @@ def test_leaderworkerset_group_fits_the_model_across_hosts(got: dict[str, Resour
     assert leader.facts["group.gpu_count"] == workers.facts["group.gpu_count"] == 16
     # 405B in bf16 needs ~810 GB: not in one pod's 8 × 80 GiB, but in the group's 16.
     assert leader.facts["model.fits"] is True
-    assert leader.facts["text.provided"] == \
+    assert leader.facts["explain.provided"] == \
         "16× H100 (1280.0 GiB) across a LeaderWorkerSet group of 2 pods"
     assert leader.facts["sizing.idle_gpus"] == 0  # TP 8 × PP 2 uses all 16
     best = catalog.cheapest_per_gpu_hour("H100", "gcp")

@@ -8,7 +8,8 @@ import os
 
 import pytest
 
-from gpulint.derive import fit as rightsizing
+from gpulint.config.sizing import SizingSettings, from_rule_options
+from gpulint.config.tags import TagSettings
 from gpulint import pipeline as scan
 from gpulint.config.settings import RuleSettings, Settings
 from gpulint.ruleset import load_rules
@@ -114,12 +115,15 @@ def test_fit_headroom_option_of_does_not_fit() -> None:
 
 def test_bad_rule_option_is_a_diagnostic_and_the_default_is_kept() -> None:
     rules = load_rules()
-    opts, problems = rightsizing.options_from_rules(
-        rules, {"gpu-oversized-for-model": {"headroom": "lots", "concurrency": 2.5},
-                "gpu-previous-generation": {"min_relative_throughput": 0.8}})
+    opts, _, problems = from_rule_options(
+        rules, SizingSettings(), TagSettings(),
+        {"gpu-oversized-for-model": {"headroom": "lots", "concurrency": 2.5},
+         "gpu-previous-generation": {"min_relative_throughput": 0.8}})
     assert opts.headroom == 0.9 and opts.concurrency == 8 and opts.min_relative_throughput == 0.8
     assert any("gpu-oversized-for-model.headroom = 'lots'" in p for p in problems)
     assert any("concurrency = 2.5 must be a whole number" in p for p in problems)
+    assert ("rule option gpu-previous-generation.min_relative_throughput is deprecated: set "
+            "sizing.min_relative_throughput in the configuration instead") in problems
     result = scan.run([os.path.join(FIXTURES, "gpu-oversized-for-model/llm.tf")], rules,
                       Settings(rules=RuleSettings(
                           options={"gpu-oversized-for-model": {"headroom": 7}})))

@@ -83,15 +83,22 @@ def missing_facts(cond: dict[str, Any], facts: Facts, options: dict[str, Any]) -
         value = facts.get(cond["fact"])
         if isinstance(value, Unknown):
             out.append(f"{cond['fact']}: {value.reason}")
+        for arg in cond.values():
+            if isinstance(arg, dict) and set(arg) == {"fact"} \
+                    and isinstance(facts.get(arg["fact"]), Unknown):
+                out.append(f"{arg['fact']}: {facts[arg['fact']].reason}")
     return out
 
 
 def resolve_arg(arg: Any, options: dict[str, Any], facts: Facts | None = None) -> Any:
-    """`{option: name}` takes the value from the rule's (possibly configured) options.
+    """`{option: name}` takes the value from the rule's (possibly configured) options, and
+    `{fact: name}` from another fact of the same resource (e.g. tags.required).
 
     `{option: name, per: fact}` lets the option be a mapping keyed by that fact's value (e.g.
     required tags per provider), with `default` for the other values.
     """
+    if isinstance(arg, dict) and set(arg) == {"fact"} and isinstance(arg["fact"], str):
+        return (facts or {}).get(arg["fact"])
     if not (isinstance(arg, dict) and "option" in arg and set(arg) <= {"option", "per"}):
         return arg
     value = options[arg["option"]]
@@ -119,5 +126,8 @@ def test(cond: dict[str, Any], facts: Facts, options: dict[str, Any]) -> bool | 
     if isinstance(value, Unknown):
         return None
     (op, arg), = ((k, v) for k, v in cond.items() if k != "fact")
-    result = OPERATORS[op](value, resolve_arg(arg, options, facts))
+    resolved = resolve_arg(arg, options, facts)
+    if isinstance(resolved, Unknown):  # a {fact: name} argument that is unknown
+        return None
+    result = OPERATORS[op](value, resolved)
     return None if result is None else bool(result)

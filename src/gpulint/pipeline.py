@@ -1,4 +1,5 @@
-"""The pipeline: discover → load → build facts → derive → evaluate → suppress → report scope.
+"""The pipeline: discover → load → build facts → derive → evaluate → savings → suppress →
+report scope.
 
 Each stage is one function of its own package; `run` only calls them in order.
 """
@@ -10,11 +11,15 @@ from typing import Any
 
 from gpulint import suppressions
 from gpulint.config.settings import Settings
+from gpulint.config.sizing import SizingSettings, from_rule_options
+from gpulint.config.tags import TagSettings
+from gpulint.derive import derive
 from gpulint.discover import ReportScope, discover
 from gpulint.engine import evaluate
 from gpulint.facts import Built, build_facts
 from gpulint.load import collector, load
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource
+from gpulint.pricing.saving import attach_savings
 from gpulint.ruleset import Rule
 
 
@@ -38,10 +43,10 @@ def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -
         found = discover(paths, settings.scan)
         loaded = load(found, settings.scan)
         built = build_facts(loaded, settings)
-        problems = _derive(built.resources, rules, settings)
-        findings, not_evaluated = evaluate(
-            built.resources, rules, {k: dict(v) for k, v in settings.rules.options.items()},
-            dict(settings.rules.severities), settings.pricing.hours)
+        rules, sizing, tags, problems = _configured(rules, settings)
+        derive(built.resources, settings.pricing, sizing, tags)
+        findings, not_evaluated = evaluate(built.resources, rules)
+        findings = attach_savings(findings, built.resources, rules)
         outcome = suppressions.apply(
             findings, not_evaluated, built.spans, [*loaded.suppressions, *built.suppressions],
             [r.id for r in rules], require_reason=settings.suppressions.require_reason,
@@ -53,20 +58,16 @@ def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -
         return _scoped(result, found.scope, built)
 
 
-def _derive(resources: list[Resource], rules: list[Rule],
-            settings: Settings) -> list[Diagnostic]:
-    """Prices, then right-sizing (which prices the alternatives like the resource)."""
-    from gpulint.derive import fit
-    from gpulint.pricing import price
-
-    pricing = settings.pricing
-    sizing, problems = fit.options_from_rules(
-        rules, {k: dict(v) for k, v in settings.rules.options.items()}, pricing.hours,
-        overrides=pricing.overrides, default_regions=pricing.default_regions)
-    for res in resources:
-        price.price_resource(res, pricing.hours, pricing)
-        fit.apply(res, replace(sizing, hours=res.facts["cost.hours"]))
-    return [Diagnostic("<rule options>", None, p, "warning") for p in problems]
+def _configured(rules: list[Rule], settings: Settings
+               ) -> tuple[list[Rule], SizingSettings, TagSettings, list[Diagnostic]]:
+    """Rules with per-run options and severities; the sizing and tag settings with the
+    deprecated rule options still set mapped onto them (one note each)."""
+    options = settings.rules.options
+    sizing, tags, notes = from_rule_options(rules, settings.sizing, settings.tags, options)
+    rules = [replace(r, options={**r.options, **options.get(r.id, {})},
+                     severity=settings.rules.severities.get(r.id, r.severity)) for r in rules]
+    return rules, sizing, tags, [Diagnostic("<rule options>", None, n, "warning")
+                                 for n in notes]
 
 
 def _scoped(result: ScanResult, scope: ReportScope, built: Built) -> ScanResult:

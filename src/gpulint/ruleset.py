@@ -32,6 +32,8 @@ class Rule:
     docs: dict[str, str]
     cost: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    # Options the rule used to have, now settings: option -> "sizing.<name>" / "tags.<name>".
+    deprecated_options: dict[str, str] = field(default_factory=dict)
     references: tuple[str, ...] = ()
     path: str = ""
 
@@ -57,7 +59,9 @@ def rule_schema() -> dict[str, Any]:
 
 
 def _fact_names() -> list[str]:
-    return list(rule_schema()["$defs"]["fact"]["enum"])
+    from gpulint.facts.registry import BY_NAME
+
+    return list(BY_NAME)
 
 
 def _branch_errors(error: Any) -> list[Any]:
@@ -107,6 +111,16 @@ def validate(data: Any, path: str) -> list[str]:
         problems.append(f"at id: {data['id']!r} must equal the file name {stem!r}")
     if isinstance(data.get("message"), str):
         problems += _placeholder_problems(data["message"])
+    problems += _fact_ref_problems(data.get("match"))
+    compare = (data.get("cost") or {}).get("compare_with") if isinstance(
+        data.get("cost"), dict) else None
+    if isinstance(compare, dict) and isinstance(compare.get("alternative"), str):
+        from gpulint.facts.registry import BY_NAME
+
+        if BY_NAME.get(f"alternative.{compare['alternative']}", None) is None:
+            kinds = [n.split(".", 1)[1] for n, f in BY_NAME.items() if f.type == "alternative"]
+            problems.append(f"at cost/compare_with/alternative: no fact alternative."
+                            f"{compare['alternative']} (known: {', '.join(kinds)})")
     for opt in _option_refs(data.get("match")):
         if opt not in (data.get("options") or {}):
             problems.append(f"at match: option {opt!r} is used but not declared under options")
@@ -117,10 +131,9 @@ def _placeholder_problems(message: str) -> list[str]:
     """A misspelt {placeholder} would fail when the rule fires; catch it when it is loaded."""
     import string
 
-    from gpulint.engine import placeholders
-    from gpulint.model import Resource
+    from gpulint.facts.registry import placeholder_names
 
-    known = list(placeholders(Resource("", "", "", 0, "terraform"), None, {}))  # type: ignore[arg-type]
+    known = placeholder_names()
     try:
         names = [f for _, f, _, _ in string.Formatter().parse(message) if f is not None]
     except ValueError as e:
@@ -131,6 +144,25 @@ def _placeholder_problems(message: str) -> list[str]:
             near = difflib.get_close_matches(name, known, n=1)
             out.append(f"at message: unknown placeholder {{{name}}}"
                        + (f" (did you mean {{{near[0]}}}?)" if near else ""))
+    return out
+
+
+def _fact_ref_problems(cond: Any) -> list[str]:
+    """`{fact: name}` as an operator's argument must name a registered fact."""
+    from gpulint.facts.registry import BY_NAME
+
+    out: list[str] = []
+    if isinstance(cond, dict):
+        for key, value in cond.items():
+            if key != "fact" and isinstance(value, dict) and set(value) == {"fact"} \
+                    and value["fact"] not in BY_NAME:
+                near = difflib.get_close_matches(str(value["fact"]), list(BY_NAME), n=1)
+                out.append(f"at match: {value['fact']!r} is not a known fact"
+                           + (f" (did you mean {near[0]!r}?)" if near else ""))
+            else:
+                out += _fact_ref_problems(value)
+    elif isinstance(cond, list):
+        out = [p for v in cond for p in _fact_ref_problems(v)]
     return out
 
 
@@ -164,6 +196,7 @@ def load_rule_file(path: str, check: bool = True) -> Rule:
         category=data["category"], applies_to=tuple(data["applies_to"]), match=data["match"],
         message=data["message"], remediation=data["remediation"], docs=data["docs"],
         cost=data.get("cost") or {}, options=data.get("options") or {},
+        deprecated_options=data.get("deprecated_options") or {},
         references=tuple(data.get("references") or ()), path=path,
     )
 

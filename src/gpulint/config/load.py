@@ -301,11 +301,8 @@ def _check_values(config: Config, lines: dict[tuple[Any, ...], int]) -> list[Pro
 # ---------------------------------------------------------------------------------------------
 # Applying
 
-TAGS_RULE = "gpu-missing-cost-tags"
-
-
 def configure_rules(config: Config, rules: list[Any]) -> list[Any]:
-    """The enabled rules, with configured severities and options (tags included).
+    """The enabled rules, with configured severities and options.
 
     Rule ids and option names are checked against the loaded rules (custom ones included), so a
     misspelt id is an error with a suggestion, not a silently ignored setting.
@@ -319,9 +316,6 @@ def configure_rules(config: Config, rules: list[Any]) -> list[Any]:
     problems: list[Problem] = []
     changes: dict[str, dict[str, Any]] = {}
     disabled: set[str] = set()
-    tags = d.get("tags", {})
-    if TAGS_RULE in by_id and tags:
-        changes[TAGS_RULE] = {"options": {**by_id[TAGS_RULE].options, **tags}}
     for rule_id, setting in d.get("rules", {}).items():
         rule = by_id.get(rule_id)
         if rule is None:
@@ -338,11 +332,12 @@ def configure_rules(config: Config, rules: list[Any]) -> list[Any]:
         if "severity" in setting:
             change["severity"] = Severity(setting["severity"])
         options = dict(change.get("options", rule.options))
+        known = {**rule.options, **rule.deprecated_options}
         for name, value in setting.get("options", {}).items():
-            if name not in rule.options:
+            if name not in rule.options and name not in rule.deprecated_options:
                 problems.append((("rules", rule_id, "options", name),
                                  f"rule {rule_id} has no option {name!r}"
-                                 f"{did_you_mean(name, rule.options)}",
+                                 f"{did_you_mean(name, known)}",
                                  config.lines.get(("rules", rule_id, "options", name))))
             options[name] = value
         change["options"] = options

@@ -16,6 +16,8 @@ from typing import Any
 
 from gpulint import providers
 from gpulint.config.load import Config, ConfigError, display
+from gpulint.config.sizing import SizingSettings
+from gpulint.config.tags import TagSettings
 from gpulint.load.source import DEFAULT_MAX_FILE_BYTES
 from gpulint.model import Severity
 from gpulint.pricing import overrides as overrides_mod
@@ -80,6 +82,8 @@ class RuleSettings:
 class Settings:
     scan: ScanSettings = field(default_factory=ScanSettings)
     pricing: CostOptions = field(default_factory=CostOptions)
+    sizing: SizingSettings = field(default_factory=SizingSettings)  # `sizing:`
+    tags: TagSettings = field(default_factory=TagSettings)  # `tags:`
     models: tuple[ModelSpec, ...] = ()
     suppressions: SuppressionSettings = field(default_factory=SuppressionSettings)
     rules: RuleSettings = field(default_factory=RuleSettings)
@@ -142,6 +146,8 @@ def build(config: Config | None, flags: Flags) -> Settings:
         else {k.lower(): v for k, v in d.get("regions", {}).items()})
     return Settings(
         scan=scan, pricing=pricing, models=_models(config),
+        sizing=SizingSettings.from_config(d.get("sizing")),
+        tags=TagSettings.from_config(d.get("tags")),
         suppressions=SuppressionSettings(
             require_reason=d.get("suppressions", {}).get("require_reason", True)),
         rules=RuleSettings(dirs=flags.rules_dirs or tuple(file_paths("rules_dirs"))),

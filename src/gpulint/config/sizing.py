@@ -1,75 +1,83 @@
-"""The right-sizing thresholds, read from the rules' options so configuration can change them.
+"""The `sizing:` configuration section: how much memory a model needs and when a cheaper GPU
+does the same work. docs/sizing.md ("Settings") gives every default with its reasoning.
 
-Each knob belongs to the rule whose findings it shapes; docs/sizing.md ("Rule options") gives
-every default with its reasoning.
+Older configurations set these as options of the rules that used them
+(`rules.<id>.options.headroom`…). Each rule file names the options it used to have under
+`deprecated_options` (option → setting); `from_rule_options` maps them here, once, with a
+deprecation note.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from typing import Any
 
-from gpulint.pricing import price as cost
-from gpulint.pricing.overrides import PricingOverrides
-from gpulint.sizing import estimate as sizing
+from gpulint.config.tags import TagSettings
+from gpulint.sizing import estimate
 
-DEFAULT_MIN_RELATIVE_THROUGHPUT = 0.9
-
-
-@dataclass(frozen=True)
-class SizingOptions:
-    headroom: float = sizing.DEFAULT_HEADROOM  # share of GPU memory an alternative may fill
-    fit_headroom: float = sizing.DEFAULT_HEADROOM  # share the model must start within
-    concurrency: int | None = None  # typical-load sequences (None: sizing's default)
-    context: int | None = None  # tokens when the manifest declares none (None: sizing's)
-    min_relative_throughput: float = DEFAULT_MIN_RELATIVE_THROUGHPUT
-    hours: float = cost.DEFAULT_HOURS
-    # Alternatives are priced like the resource: the same negotiated prices, and for Kubernetes
-    # nodes the same configured default region (cost.CostOptions).
-    overrides: PricingOverrides | None = None
-    default_regions: Mapping[str, str] = field(default_factory=dict)
-
-
-# rule id -> rule option -> (SizingOptions field, type, lowest, highest)
-RULE_KNOBS: dict[str, dict[str, tuple[str, type, float, float]]] = {
-    "gpu-model-does-not-fit": {"headroom": ("fit_headroom", float, 0.05, 1.0)},
-    "gpu-oversized-for-model": {"headroom": ("headroom", float, 0.05, 1.0),
-                                "concurrency": ("concurrency", int, 1, 100_000),
-                                "context": ("context", int, 1, 100_000_000)},
-    "gpu-previous-generation": {"min_relative_throughput": ("min_relative_throughput", float,
-                                                            0.0, 100.0)},
+# setting -> (type, lowest, highest); the configuration schema says the same.
+LIMITS: dict[str, tuple[type, float, float]] = {
+    "headroom": (float, 0.05, 1.0), "fit_headroom": (float, 0.05, 1.0),
+    "concurrency": (int, 1, 100_000), "context": (int, 1, 100_000_000),
+    "min_relative_throughput": (float, 0.0, 100.0),
 }
 
 
-def _usable(value: Any, kind: type, lo: float, hi: float) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and lo <= value <= hi and (kind is float or float(value).is_integer())
+@dataclass(frozen=True)
+class SizingSettings:
+    headroom: float = estimate.DEFAULT_HEADROOM  # share of GPU memory an alternative may fill
+    fit_headroom: float = estimate.DEFAULT_HEADROOM  # share the model must start within
+    concurrency: int | None = estimate.DEFAULT_CONCURRENCY  # typical-load sequences
+    context: int | None = None  # tokens when the manifest declares none (None: sizing's)
+    # A current-generation GPU must give this share of the memory bandwidth and tensor
+    # throughput of the GPUs it replaces.
+    min_relative_throughput: float = 0.9
+
+    @classmethod
+    def from_config(cls, section: Mapping[str, Any] | None) -> SizingSettings:
+        """The `sizing:` section (already validated by the configuration schema)."""
+        values = {k: v for k, v in (section or {}).items() if k in LIMITS}
+        return dataclasses.replace(cls(), **{k: _typed(k, v) for k, v in values.items()})
 
 
-def options_from_rules(rules: Iterable[Any], rule_options: dict[str, dict[str, Any]],
-                       hours: float = cost.DEFAULT_HOURS,
-                       overrides: PricingOverrides | None = None,
-                       default_regions: Mapping[str, str] | None = None
-                       ) -> tuple[SizingOptions, list[str]]:
-    """Sizing knobs from configured rule options, else the rule files' defaults. Returns the
-    options and one problem per unusable value (that knob falls back to the next source)."""
-    defaults = {r.id: dict(r.options or {}) for r in rules}
-    values: dict[str, Any] = {"hours": hours, "overrides": overrides,
-                              "default_regions": dict(default_regions or {})}
-    problems: list[str] = []
-    for rule_id, knobs in RULE_KNOBS.items():
-        configured = (rule_options or {}).get(rule_id, {})
-        for option, (name, kind, lo, hi) in knobs.items():
-            # None (or absent) everywhere keeps sizing's own default.
-            for value in (configured.get(option), defaults.get(rule_id, {}).get(option)):
-                if value is None:
-                    continue
-                if _usable(value, kind, lo, hi):
-                    values[name] = kind(value)
-                    break
-                problems.append(f"rule option {rule_id}.{option} = {value!r} must be "
-                                f"{'a whole number' if kind is int else 'a number'} from {lo:g} "
-                                f"to {hi:g}; using the default")
-    known = {f.name for f in fields(SizingOptions)}
-    return SizingOptions(**{k: v for k, v in values.items() if k in known}), problems
+def _typed(name: str, value: Any) -> Any:
+    return None if value is None else LIMITS[name][0](value)
+
+
+def _problem(name: str, value: Any) -> str | None:
+    if value is None and name in ("concurrency", "context"):
+        return None
+    kind, lo, hi = LIMITS[name]
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and lo <= value <= hi \
+            and (kind is float or float(value).is_integer()):
+        return None
+    return (f"must be {'a whole number' if kind is int else 'a number'} from {lo:g} to {hi:g}; "
+            "using the default")
+
+
+def from_rule_options(rules: Iterable[Any], sizing: SizingSettings, tags: TagSettings,
+                      rule_options: Mapping[str, Mapping[str, Any]] | None = None
+                      ) -> tuple[SizingSettings, TagSettings, list[str]]:
+    """Settings with the deprecated rule options a configuration (or a custom rule file) still
+    sets applied over them, and one note per option: deprecated, or unusable."""
+    size: dict[str, Any] = {}
+    tag: dict[str, Any] = {}
+    notes: list[str] = []
+    for rule in rules:
+        options = {**(rule.options or {}), **(rule_options or {}).get(rule.id, {})}
+        for option, target in sorted((rule.deprecated_options or {}).items()):
+            if option not in options:
+                continue
+            value = options[option]
+            section, name = target.split(".", 1)
+            where = f"rule option {rule.id}.{option}"
+            problem = _problem(name, value) if section == "sizing" else None
+            if problem:
+                notes.append(f"{where} = {value!r} {problem}")
+                continue
+            (size if section == "sizing" else tag)[name] = value
+            notes.append(f"{where} is deprecated: set {target} in the configuration instead")
+    return (dataclasses.replace(sizing, **{k: _typed(k, v) for k, v in size.items()}),
+            dataclasses.replace(tags, **TagSettings.fields_from(tag)), notes)

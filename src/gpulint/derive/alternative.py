@@ -7,16 +7,31 @@ phrases that record it.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from gpulint import providers
-from gpulint.pricing import catalog
-from gpulint.pricing import price as cost
-from gpulint.pricing import offers
-from gpulint.sizing import estimate as sizing
+from gpulint.config.sizing import SizingSettings
+from gpulint.facts.registry import Alternative
 from gpulint.model import Resource, Unknown
-from gpulint.config.sizing import SizingOptions
+from gpulint.pricing import catalog, offers
+from gpulint.pricing import price as cost
+from gpulint.pricing.overrides import PricingOverrides
+from gpulint.sizing import estimate as sizing
 from gpulint.units import usd_whole as money
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the derivers of one resource read: the sizing settings, and the basis the resource
+    is priced on (alternatives are priced the same way: same negotiated prices, hours, and for
+    Kubernetes nodes the same configured default region)."""
+
+    sizing: SizingSettings = field(default_factory=SizingSettings)
+    hours: float = cost.DEFAULT_HOURS
+    overrides: PricingOverrides | None = None
+    default_regions: Mapping[str, str] = field(default_factory=dict)
 
 
 def is_number(v: Any) -> bool:
@@ -45,7 +60,7 @@ def cloud(res: Resource) -> str | None:
     return c if isinstance(c, str) else None
 
 
-def where(res: Resource, opts: SizingOptions) -> tuple[str, str] | str:
+def where(res: Resource, opts: Context) -> tuple[str, str] | str:
     """(provider, region) of a resource's instance, or why it is not known. Kubernetes nodes are
     priced in the configured (or built-in) default region, as cost.py prices them."""
     f = res.facts
@@ -62,7 +77,7 @@ def where(res: Resource, opts: SizingOptions) -> tuple[str, str] | str:
     return (provider, region) if isinstance(region, str) else "region not set"
 
 
-def _pod_current_hourly(res: Resource, opts: SizingOptions) -> float | None:
+def _pod_current_hourly(res: Resource, opts: Context) -> float | None:
     """A bare pod's GPUs at the basis its alternatives are priced on (its cloud's GPU-hour)."""
     price = offers.per_gpu_price(str(res.facts.get("gpu.model")), cloud(res), capacity(res),
                                  opts.overrides)
@@ -72,7 +87,7 @@ def _pod_current_hourly(res: Resource, opts: SizingOptions) -> float | None:
 
 
 def cheapest(res: Resource, accept: offers.Accept, pod_offers: list[offers.Offer],
-             opts: SizingOptions) -> tuple[offers.Offer | None, float] | str:
+             opts: Context) -> tuple[offers.Offer | None, float] | str:
     """(cheapest acceptable offer or None, current hourly price on the same basis), or why
     there is nothing to compare. Bare pods choose from `pod_offers`; everything else from the
     instances of its own provider and region at its capacity type."""
@@ -100,22 +115,36 @@ def holds_on(est: sizing.Estimate, offer: offers.Offer) -> str:
     return f", holding it on {n} GPU{'s' if n != 1 else ''} ({est.per_gpu_gib(n) * n:.1f} GiB)"
 
 
-def record(res: Resource, prefix: str, text: str, offer: offers.Offer, current_hourly: float,
-           hours: float, holds: str = "") -> float:
-    """Set <prefix>alternative, <prefix>alternative_monthly (and <prefix>current_monthly when
-    the comparison basis differs from cost.monthly), text.<text>_detail and
-    text.<text>_saving (`holds` says how it holds the estimate). Returns the saving as a
-    fraction of the current cost."""
+# Alternative kind -> (the fact naming its offer, the explain.* phrase prefix).
+_NAMES = {"sizing": ("sizing.alternative", "alternative"),
+          "idle": ("sizing.idle_alternative", "idle"),
+          "generation": ("sizing.generation_alternative", "generation")}
+
+
+def record(res: Resource, kind: str, offer: offers.Offer, current_hourly: float, hours: float,
+           holds: str = "", then: str = "") -> float:
+    """Set alternative.<kind> (the priced Alternative), the fact naming its offer, and the
+    explain.<phrase>_detail and explain.<phrase>_saving phrases (`holds` says how it holds the
+    estimate, `then` what follows the price). Returns the saving as a fraction of the current cost on the same basis."""
     f = res.facts
     count = f.get("cost.count") if is_number(f.get("cost.count")) else 1
     alt_monthly = offer.monthly(hours, count)
     current_monthly = round(current_hourly * count * hours, 2)
-    f[f"{prefix}alternative"] = offer.name
-    f[f"{prefix}alternative_monthly"] = alt_monthly
-    if current_monthly != f.get("cost.monthly"):
-        f[f"{prefix}current_monthly"] = current_monthly
     saving = max(0.0, current_monthly - alt_monthly)
-    f[f"text.{text}_detail"] = (f"{offer.describe()}{holds}: {money(alt_monthly)}/month "
-                                f"instead of {money(current_monthly)}")
-    f[f"text.{text}_saving"] = f"{money(saving)}/month"
-    return round(saving / current_monthly, 3) if current_monthly > 0 else 0.0
+    fraction = round(saving / current_monthly, 3) if current_monthly > 0 else 0.0
+    detail = (f"{offer.describe()}{holds}: {money(alt_monthly)}/month "
+              f"instead of {money(current_monthly)}{then}")
+    put(res, kind, Alternative(offer.name, alt_monthly, current_monthly, fraction, detail))
+    return fraction
+
+
+def put(res: Resource, kind: str, alt: Alternative) -> None:
+    """Record a priced alternative of one kind (alternative.<kind> and its phrases)."""
+    named, phrase = _NAMES[kind]
+    f = res.facts
+    f[f"alternative.{kind}"] = alt
+    f[named] = alt.offer
+    f[f"explain.{phrase}_detail"] = alt.detail
+    if alt.monthly is not None and alt.current_monthly is not None:
+        f[f"explain.{phrase}_saving"] = \
+            f"{money(max(0.0, alt.current_monthly - alt.monthly))}/month"

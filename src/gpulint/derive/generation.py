@@ -9,25 +9,25 @@ tensor throughput. Sets gpu.generation and sizing.generation_* facts.
 
 from __future__ import annotations
 
-from gpulint.sizing import generations
-from gpulint.pricing import offers
-from gpulint.sizing import estimate as sizing
 from gpulint.derive.alternative import (
+    Context,
     capacity,
     cheapest,
     cloud,
     is_number,
     pod_without_node,
     record,
+    set_unknown,
 )
-from gpulint.derive.alternative import set_unknown
 from gpulint.model import Resource
-from gpulint.config.sizing import SizingOptions
+from gpulint.pricing import offers
+from gpulint.sizing import estimate as sizing
+from gpulint.sizing import generations
 
 FACTS = ("gpu.generation", "sizing.generation_saving_fraction")
 
 
-def apply(res: Resource, est: sizing.Estimate | None, opts: SizingOptions) -> None:
+def apply(res: Resource, est: sizing.Estimate | None, opts: Context) -> None:
     f = res.facts
     gpu, count = f.get("gpu.model"), f.get("gpu.count")
     if f.get("accelerator.kind", "gpu") != "gpu":
@@ -41,7 +41,7 @@ def apply(res: Resource, est: sizing.Estimate | None, opts: SizingOptions) -> No
         set_unknown(res, FACTS, f"GPU {gpu} is not in the generations table")
         return
     f["gpu.generation"] = row.status
-    f["text.generation"] = f"{gpu} ({row.architecture}, {row.year})"
+    f["explain.generation"] = f"{gpu} ({row.architecture}, {row.year})"
     if not row.previous:
         return
     if not row.rated:
@@ -55,7 +55,7 @@ def apply(res: Resource, est: sizing.Estimate | None, opts: SizingOptions) -> No
 
     def holds(gpu_mem: float, n: float) -> bool:
         if est is not None:
-            return sizing.fits(est, gpu_mem, n, opts.headroom)
+            return sizing.fits(est, gpu_mem, n, opts.sizing.headroom)
         return gpu_mem >= mem and gpu_mem * n >= mem * count
 
     def throughput(cand: str | None, n: float) -> float | None:
@@ -64,7 +64,7 @@ def apply(res: Resource, est: sizing.Estimate | None, opts: SizingOptions) -> No
         if other is None or other.previous or other.vendor != row.vendor:
             return None
         rel = generations.relative_throughput(row, count, other, n)
-        return rel if rel is not None and rel >= opts.min_relative_throughput else None
+        return rel if rel is not None and rel >= opts.sizing.min_relative_throughput else None
 
     def same_work(cand: str, cand_mem: float, n: float) -> bool:
         return throughput(cand, n) is not None and holds(cand_mem, n)
@@ -82,10 +82,10 @@ def apply(res: Resource, est: sizing.Estimate | None, opts: SizingOptions) -> No
         f["sizing.generation_saving_fraction"] = 0.0
         return
     rel = throughput(offer.gpu_model, offer.gpu_count) or 0.0
-    f["sizing.generation_saving_fraction"] = record(res, "sizing.generation_", "generation",
-                                                    offer, current, opts.hours)
-    label = f.get("text.model_label", f.get("model.id"))
+    label = f.get("explain.model_label", f.get("model.id"))
     work = f"holds the same estimate for {label} ({est.describe()})" if est is not None \
         else "has at least the same GPU memory"
-    f["text.generation_detail"] += (f"; it {work} and gives at least {rel:.2f}× of both the "
-                                    "memory bandwidth and the 16-bit tensor throughput")
+    f["sizing.generation_saving_fraction"] = record(
+        res, "generation", offer, current, opts.hours,
+        then=(f"; it {work} and gives at least {rel:.2f}× of both the memory bandwidth and "
+              "the 16-bit tensor throughput"))

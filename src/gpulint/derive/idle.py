@@ -2,17 +2,24 @@
 (tensor × pipeline × data) uses.
 
 Sets sizing.idle_gpus and sizing.used_gpus, and the cheaper request or instance as
-sizing.idle_alternative[_monthly] for the gpu-unused-by-parallelism rule.
+alternative.idle (with explain.parallelism and explain.idle_fix for messages).
 """
 
 from __future__ import annotations
 
-from gpulint.pricing import offers
-from gpulint.derive.alternative import capacity, is_number, record, where
-from gpulint.units import usd_whole as money
+from gpulint.derive.alternative import (
+    Context,
+    capacity,
+    is_number,
+    put,
+    record,
+    where,
+)
 from gpulint.facts.model_decl import ModelDecl
+from gpulint.facts.registry import Alternative
 from gpulint.model import Resource, Unknown
-from gpulint.config.sizing import SizingOptions
+from gpulint.pricing import offers
+from gpulint.units import usd_whole as money
 
 # Serving engines (ModelDecl.server) whose default uses one GPU however many the container has.
 ONE_GPU_BY_DEFAULT = {"vllm": "vLLM uses one GPU unless --tensor-parallel-size is set",
@@ -43,7 +50,7 @@ def _gpus(n: int) -> str:
     return f"{n} GPU{'s' if n != 1 else ''}"
 
 
-def apply(res: Resource, decl: ModelDecl, opts: SizingOptions) -> None:
+def apply(res: Resource, decl: ModelDecl, opts: Context) -> None:
     f = res.facts
     if f.get("model.purpose") not in (None, "inference"):
         return  # trainers use every GPU through data parallelism
@@ -76,14 +83,14 @@ def apply(res: Resource, decl: ModelDecl, opts: SizingOptions) -> None:
     idle = int(count) - used
     f["sizing.used_gpus"] = used
     f["sizing.idle_gpus"] = max(0, idle)
-    f["text.parallelism"] = how
+    f["explain.parallelism"] = how
     if idle <= 0:
         return
     if f.get("model.fits") is False:
-        f["text.idle_fix"] = (f"the model does not fit on {_gpus(used)}: raise the tensor "
+        f["explain.idle_fix"] = (f"the model does not fit on {_gpus(used)}: raise the tensor "
                               f"parallelism to {int(count)}")
     elif "group.gpu_count" in f:
-        f["text.idle_fix"] = (f"parallelism uses {_gpus(used)} of the {_gpus(int(count))} of the "
+        f["explain.idle_fix"] = (f"parallelism uses {_gpus(used)} of the {_gpus(int(count))} of the "
                               f"{f.get('group.source')}: shrink the group or raise the parallelism")
     elif res.source == "kubernetes":
         _fewer_gpus_per_pod(res, int(count), used)
@@ -94,16 +101,18 @@ def apply(res: Resource, decl: ModelDecl, opts: SizingOptions) -> None:
 def _fewer_gpus_per_pod(res: Resource, count: int, used: int) -> None:
     """A pod pays per GPU (its share of a node, or GPU-hours): request only the used ones."""
     f = res.facts
-    f["sizing.idle_alternative"] = f"{_gpus(used)} per pod"
     monthly = f.get("cost.monthly")
-    f["text.idle_fix"] = f"request {_gpus(used)} per pod"
+    fix = f"request {_gpus(used)} per pod"
+    alt = current = None
     if is_number(monthly):
-        alt = round(monthly * used / count, 2)
-        f["sizing.idle_alternative_monthly"] = alt
-        f["text.idle_fix"] += f": {money(alt)}/month instead of {money(monthly)}"
+        alt, current = round(monthly * used / count, 2), monthly
+        fix += f": {money(alt)}/month instead of {money(monthly)}"
+    saving = round(1 - used / count, 3)
+    put(res, "idle", Alternative(f"{_gpus(used)} per pod", alt, current, saving, fix))
+    f["explain.idle_fix"] = fix
 
 
-def _smaller_instance(res: Resource, count: int, used: int, opts: SizingOptions) -> None:
+def _smaller_instance(res: Resource, count: int, used: int, opts: Context) -> None:
     """The cheapest instance in the same region with the same GPU and at least `used` of them."""
     f = res.facts
     gpu, place, hourly = f.get("gpu.model"), where(res, opts), f.get("cost.hourly")
@@ -113,8 +122,8 @@ def _smaller_instance(res: Resource, count: int, used: int, opts: SizingOptions)
             place[0], place[1], capacity(res),
             lambda o: o.gpu_model == gpu and used <= o.gpu_count < count, opts.overrides)
     if found is None:
-        f["text.idle_fix"] = (f"no instance with fewer {gpu} GPUs is priced here; set the "
+        f["explain.idle_fix"] = (f"no instance with fewer {gpu} GPUs is priced here; set the "
                               f"tensor parallelism to {count} to use them all")
         return
-    record(res, "sizing.idle_", "idle", found, hourly, opts.hours)
-    f["text.idle_fix"] = f["text.idle_detail"]
+    record(res, "idle", found, hourly, opts.hours)
+    f["explain.idle_fix"] = f["explain.idle_detail"]

@@ -18,9 +18,6 @@ from gpulint.pricing.overrides import PricingOverrides
 from gpulint.units import usd_rate
 
 DEFAULT_HOURS = 730.0
-# cost.compare_with.alternative in a rule -> prefix of the sizing facts that price it.
-ALTERNATIVE_PREFIXES = {"sizing": "sizing.", "idle": "sizing.idle_",
-                        "generation": "sizing.generation_"}
 # Capacity words the fact builders may use; all are priced at the catalog's spot column.
 SPOT_WORDS = frozenset({"spot", "preemptible", "low-priority", "lowpriority"})
 
@@ -273,7 +270,7 @@ def mixed_spot_fraction(res: Resource, count: Any) -> float | None:
     return round((count - on_demand) / count, 6)
 
 
-def _spot_fraction(res: Resource) -> Any:
+def spot_fraction(res: Resource) -> Any:
     """Share of the nodes on spot (ASG mixed instances), when the facts give one."""
     frac = res.facts.get("capacity.spot_fraction")
     if isinstance(frac, Unknown):
@@ -328,7 +325,7 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
         res.set_fact("cost.monthly", price)
         res.facts["cost.hourly"] = price
         return
-    hourly, how = _hourly(price, res.facts.get("capacity"), _spot_fraction(res))
+    hourly, how = _hourly(price, res.facts.get("capacity"), spot_fraction(res))
     if isinstance(hourly, Unknown):
         res.set_fact("cost.monthly", hourly)
         res.facts["cost.hourly"] = hourly
@@ -348,7 +345,7 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
     if isinstance(top, (int, float)) and top != count:
         # An autoscaling pool is priced at its minimum; keep what it costs at its maximum.
         frac = mixed_spot_fraction(res, top) if res.facts.get("capacity") == "mixed" \
-            else _spot_fraction(res)
+            else spot_fraction(res)
         top_hourly, _ = _hourly(price, res.facts.get("capacity"), frac)
         if isinstance(top_hourly, (int, float)):
             res.facts["cost.monthly_max"] = round(top_hourly * top * hours, 2)
@@ -360,45 +357,3 @@ def _max_count(res: Resource) -> Any:
     if not isinstance(lo, int) or not isinstance(hi, int) or lo == hi:
         return None
     return hi * res.facts.get("zones", 1)
-
-
-def finding_saving(res: Resource, compare_with: dict[str, Any],
-                   hours: float = DEFAULT_HOURS) -> tuple[float | None, str | None]:
-    """Monthly saving of fixing a finding: current cost minus the cost with one thing changed."""
-    monthly = res.facts.get("cost.monthly")
-    if not isinstance(monthly, (int, float)):
-        return None, None
-    hours = res.facts.get("cost.hours", hours)
-    count = res.facts.get("cost.count")
-    price: HourlyPrice | None = res.facts.get("cost.price")
-    if "capacity" in compare_with:
-        if price is None or price.spot is None or price.ondemand is None:
-            return None, "no spot price in the catalog"
-        frac = _spot_fraction(res)
-        on_demand_share = 1 - frac if isinstance(frac, float) else 1.0
-        saving = (price.ondemand - price.spot) * count * hours * on_demand_share
-        share = f" on the {on_demand_share:.0%} on-demand share" if on_demand_share < 1 else ""
-        notes = "; ".join(n for n in (price.spot_override, price.ondemand_override) if n)
-        return round(saving, 2), (f"spot {usd_rate(price.spot)}/h vs on-demand "
-                                  f"{usd_rate(price.ondemand)}/h{share} × {count:g} × {hours:g} h"
-                                  + (f" [{notes}]" if notes else ""))
-    if "hours_per_month" in compare_with:
-        used = float(compare_with["hours_per_month"])
-        if used >= hours:
-            return 0.0, None
-        return round(monthly * (1 - used / hours), 2), f"used {used:g} h of {hours:g} h a month"
-    if "alternative" in compare_with:
-        # sizing.alternative*, sizing.idle_alternative*, sizing.generation_alternative*; a
-        # <prefix>current_monthly is the current cost on the alternative's price basis.
-        prefix = ALTERNATIVE_PREFIXES[compare_with["alternative"]]
-        alt = res.facts.get(prefix + "alternative_monthly")
-        if not isinstance(alt, (int, float)):
-            return None, None
-        current = res.facts.get(prefix + "current_monthly", monthly)
-        basis = f"{res.facts.get(prefix + 'alternative')} at ${alt:,.2f}/month"
-        if current != monthly:
-            basis += f" vs ${current:,.2f}/month on the same price basis"
-        return round(current - alt, 2), basis
-    if "cost" in compare_with:
-        return float(monthly), "the whole monthly cost"
-    return None, None

@@ -1,0 +1,158 @@
+"""The fact registry is the one list of facts: the schema enum, docs/facts.md and the message
+placeholders come from it, and nothing writes a fact it does not list."""
+
+from __future__ import annotations
+
+import ast
+import os
+import typing
+from pathlib import Path
+
+import pytest
+
+from gpulint import pipeline
+from gpulint.facts import registry
+from gpulint.model import Resource, Unknown
+from gpulint.ruleset import load_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src" / "gpulint"
+KNOWN = set(registry.BY_NAME) | set(registry.INTERNAL)
+
+
+def test_schema_fact_enum_is_generated_from_the_registry() -> None:
+    text = (SRC / "schemas" / "rule.schema.json").read_text(encoding="utf-8")
+    assert registry.with_schema_enum(text) == text, "run python -m gpulint.facts.registry"
+
+
+def test_docs_fact_reference_is_generated_from_the_registry() -> None:
+    text = (ROOT / "docs" / "facts.md").read_text(encoding="utf-8")
+    assert registry.DOCS_BEGIN in text
+    assert registry.with_docs_table(text) == text, "run python -m gpulint.facts.registry"
+
+
+def test_every_fact_is_a_placeholder_and_the_names_match_what_is_rendered() -> None:
+    rendered = registry.placeholders(Resource("a", "t", "p", 1, "terraform"))
+    assert sorted(rendered) == sorted(registry.placeholder_names())
+    for name in registry.BY_NAME:
+        assert name.replace(".", "_") in rendered
+    assert set(rendered.values()) <= {"a", "t", "p", "?"}  # nothing known shows as '?'
+
+
+def test_placeholders_render_known_values() -> None:
+    res = Resource("aws_instance.x", "aws_instance", "main.tf", 3, "terraform", facts={
+        "cost.monthly": 1234.5, "gpu.count": 8.0, "explain.gpu": "A100",
+        "model.required_gib": Unknown("no"),
+        "alternative.sizing": registry.Alternative("g5.xlarge", 700.0, 1234.5, 0.43, "detail")})
+    out = registry.placeholders(res)
+    assert out["monthly_cost"] == out["cost_monthly"] == "$1,234"
+    assert out["gpu_count"] == "8" and out["gpu_model"] == "A100"
+    assert out["required_gib"] == "?"
+    assert out["alternative_monthly"] == "$700" and out["alternative_sizing"] == "detail"
+
+
+def test_facts_typeddict_lists_every_registered_fact() -> None:
+    assert list(typing.get_type_hints(registry.Facts)) == list(registry.BY_NAME)
+
+
+def test_registry_entries_are_well_formed() -> None:
+    assert len(registry.BY_NAME) == len(registry.FACTS)
+    assert not set(registry.BY_NAME) & set(registry.INTERNAL)
+    for fact in registry.FACTS:
+        assert fact.set_by in registry._STAGES, fact
+        assert fact.meaning and fact.type in {"string", "number", "integer", "boolean", "usd",
+                                              "mapping", "list", "alternative", "text"}
+    for alias, names in registry.ALIASES.items():
+        assert all(n in registry.BY_NAME for n in names), alias
+
+
+def _fixture_dirs() -> list[str]:
+    dirs = [str(ROOT / "examples")]
+    for top in sorted((ROOT / "tests").iterdir()):
+        if top.is_dir() and top.name not in {"golden", "data", "__pycache__"}:
+            dirs.append(str(top))
+    return dirs
+
+
+def test_every_fact_written_while_scanning_the_fixtures_is_registered() -> None:
+    rules = load_rules()
+    written: dict[str, str] = {}
+    for directory in _fixture_dirs():
+        for res in pipeline.run([directory], rules).resources:
+            for name in res.facts:
+                written.setdefault(name, res.address)
+    assert len(written) > 60
+    assert {n: a for n, a in written.items() if n not in KNOWN} == {}
+
+
+def _fact_aliases(tree: ast.AST) -> set[int]:
+    """ids of function nodes where `f = <x>.facts` makes `f` the fact mapping."""
+    out = set()
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute) \
+                        and node.value.attr == "facts" and any(
+                            isinstance(t, ast.Name) and t.id == "f" for t in node.targets):
+                    out.add(id(fn))
+    return out
+
+
+def _literal_keys(node: ast.AST, f_is_facts: bool = True) -> list[tuple[str, int]]:
+    """Fact names a statement writes: x.facts[...] = (and f[...] = where f = x.facts),
+    x.set_fact("..."), x.facts.update({...})."""
+    out: list[tuple[str, int]] = []
+
+    def const(n: ast.AST) -> None:
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            out.append((n.value, n.lineno))
+
+    if isinstance(node, (ast.Assign, ast.AugAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for t in targets:
+            for sub in ast.walk(t):
+                if isinstance(sub, ast.Subscript) and (
+                        f_is_facts and isinstance(sub.value, ast.Name) and sub.value.id == "f"
+                        or isinstance(sub.value, ast.Attribute) and sub.value.attr == "facts"):
+                    const(sub.slice)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == "set_fact" and node.args:
+            const(node.args[0])
+        if node.func.attr == "update" and isinstance(node.func.value, ast.Attribute) \
+                and node.func.value.attr == "facts" and node.args \
+                and isinstance(node.args[0], ast.Dict):
+            for k in node.args[0].keys:
+                if k is not None:
+                    const(k)
+    return out
+
+
+def test_no_source_writes_an_unregistered_fact() -> None:
+    bad = []
+    for path in sorted(SRC.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliased = _fact_aliases(tree)
+        for fn in [tree, *(n for n in ast.walk(tree) if id(n) in aliased)]:
+            for node in ast.walk(fn):
+                for name, line in _literal_keys(node, f_is_facts=fn is not tree):
+                    if name not in KNOWN:
+                        bad.append(f"{path.relative_to(ROOT)}:{line}: {name}")
+    assert bad == []
+
+
+def test_the_static_scan_sees_writes() -> None:
+    """The scan above must find writes, or it proves nothing."""
+    tree = ast.parse('res.facts["gpu.count"] = 1\nf["x.y"] = 2\nres.set_fact("a.b", 3)\n'
+                     'res.facts.update({"c.d": 4})\n')
+    names = [n for node in ast.walk(tree) for n, _ in _literal_keys(node)]
+    assert sorted(names) == ["a.b", "c.d", "gpu.count", "x.y"]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "rules").glob("*.yaml")), ids=lambda p: p.stem)
+def test_no_rule_id_in_python_sources(path: Path) -> None:
+    """Rules are data: no Python under src/ knows a rule by its id."""
+    rule_id = path.stem
+    hits = [str(p.relative_to(ROOT)) for p in SRC.rglob("*.py")
+            if rule_id in p.read_text(encoding="utf-8")]
+    assert hits == []
+    assert os.path.exists(path)
