@@ -16,24 +16,27 @@ import os
 import pickle
 import re
 import shutil
+import tempfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
 from gpulint.load import values as values_reader
+from gpulint.load.helm import run
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 BUILD_TIMEOUT_S = 60
 _REMOTE = re.compile(r"^(https?://|git@|ssh://|github\.com/|gitlab\.com/|bitbucket\.org/)|\?ref=|"
                      r"//.+\?|\.git(/|$)")
 # What a GPU workload or pool writes: accelerator resources, GPU node labels, GPU instance types.
-_GPU_TEXT = re.compile(
-    r"nvidia\.com/|amd\.com/gpu|google\.com/tpu|aws\.amazon\.com/neuron|gke-accelerator|"
-    r"gke-tpu|instance-gpu|gpu\.product|scalesetpriority|kubernetes\.azure\.com/accelerator|"
-    r"\b(p[2-6][a-z]*|g[3-6][a-z]*|gr6|inf[12]|trn[12]|dl1)\.\d*x?large\b|"
-    r"\b(a2|a3|a4|g2|g4|ct[3-6][a-z]*)-[a-z]+-\d+[a-z]?\b|Standard_N[CDV]", re.IGNORECASE)
+_GPU_WORDS = ("gke-accelerator", "gke-tpu", "instance-gpu", "gpu.product",
+              "kubernetes.azure.com/accelerator", "Standard_N", "standard_n")
+_GPU_TYPE = re.compile(r"(?<![\w.-])(?:(?:p[2-6]|g[3-6]|gr6|inf[12]|trn[12]|dl1)[a-z]*\.\d*x?large|"
+                       r"(?:a2|a3|a4|g2|g4|ct[3-6][a-z]*)-(?:high|mega|ultra|edge|standard)"
+                       r"[a-z]*-\d+g?)(?![\w.-])")
 _CRD = re.compile(r"^kind:[ \t]*[\"']?CustomResourceDefinition[\"']?[ \t]*$", re.MULTILINE)
 _DOC_SPLIT = re.compile(r"^---[ \t]*$", re.MULTILINE)
 # Keys of a kustomization that name files or directories it reads.
@@ -143,12 +146,26 @@ def top_level(roots: list[str], graph: Graph, read: Callable[[str], str | None])
     return [r for r in roots if os.path.abspath(r) not in included]
 
 
-def mentions_gpu(files: list[str], read: Callable[[str], str | None]) -> bool:
-    for path in files:
-        text = read(path) or ""
-        if values_reader.may_request(text) or _GPU_TEXT.search(text):
-            return True
-    return False
+def text_mentions_gpu(text: str) -> bool:
+    return values_reader.may_request(text) or any(w in text for w in _GPU_WORDS) or \
+        _GPU_TYPE.search(without_crds(text)) is not None
+
+
+def shadow(root: str, files: list[str], read: Callable[[str], str | None],
+           into: str) -> str | None:
+    """Copy a build's inputs under `into`, CustomResourceDefinitions removed (the builder spends
+    most of its time on them and they are dropped anyway); the copy of `root`, or None when
+    nothing would be saved."""
+    texts = {f: read(f) or "" for f in files}
+    if not any(_CRD.search(t) for t in texts.values()):
+        return None
+    common = os.path.commonpath([os.path.abspath(root)] + [os.path.abspath(f) for f in files])
+    for path, text in texts.items():
+        target = os.path.join(into, os.path.relpath(os.path.abspath(path), common))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w", encoding="utf-8") as fh:
+            fh.write(without_crds(text))
+    return os.path.join(into, os.path.relpath(os.path.abspath(root), common))
 
 
 def builder() -> tuple[list[str], str] | None:
@@ -195,3 +212,24 @@ def cached(cache: Any, key: bytes) -> str | None:
 def store(cache: Any, key: bytes, out: str) -> None:
     if cache is not None:
         cache.put(cache.key("kustomize-build", key), pickle.dumps(out))
+
+
+def build_all(jobs: list[tuple[str, list[str]]], argv: list[str],
+              read: Callable[[str], str | None]) -> list[tuple[str | None, str]]:
+    """Build each (root, input files) on all cores; each from a copy without CRDs when that
+    saves work, else (or when the copy does not build) from the tree itself."""
+    def one(job: tuple[str, list[str]]) -> tuple[str | None, str]:
+        root, files = job
+        with tempfile.TemporaryDirectory(prefix="gpulint-kustomize-") as tmp:
+            try:
+                copy = shadow(root, files, read, tmp)
+            except OSError:
+                copy = None
+            if copy is not None:
+                out, err = run([*argv, copy], BUILD_TIMEOUT_S)
+                if out is not None:
+                    return out, err
+        return run([*argv, root], BUILD_TIMEOUT_S)
+
+    with ThreadPoolExecutor(max(1, min(len(jobs), os.cpu_count() or 1))) as pool:
+        return list(pool.map(one, jobs))

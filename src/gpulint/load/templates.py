@@ -150,18 +150,24 @@ def _from_values(values: Values, release: str, namespace: str | None, path: str,
                                        f"{'' if found == 1 else 's'} from its values", "info"))
 
 
-def _origins(files: list[str], read: Callable[[str], str | None]) -> dict[tuple[str, str],
-                                                                        tuple[str, int]]:
-    """(kind, name) → the file and line that declare it, among a build's input files."""
-    origin: dict[tuple[str, str], tuple[str, int]] = {}
-    for path in files:
-        text = read(path)
-        if not text or not looks_like_kubernetes(text) or templated_line(text) is not None:
-            continue
-        for obj in load_documents(path, text)[0]:
-            meta = obj.doc.get("metadata") if isinstance(obj.doc.get("metadata"), dict) else {}
-            origin.setdefault((str(obj.doc["kind"]), str(meta.get("name"))), (path, obj.line))
-    return origin
+_KIND = re.compile(r"^kind:[ \t]*[\"']?([\w.-]+)", re.MULTILINE)
+_NAME = re.compile(r"^metadata:[ \t]*\n(?:[ \t]*(?:#.*)?\n|[ \t]+.*\n)*?[ \t]{1,8}name:[ \t]*"
+                   r"[\"']?([^\"'\s#]+)", re.MULTILINE)
+
+
+def _declared(path: str, text: str) -> list[tuple[str, str, int]]:
+    """(kind, name, line) of each top-level manifest in a file, read from its text: a build's
+    inputs include megabytes of CRDs that a YAML parse per overlay would spend seconds on."""
+    out = []
+    line = 1
+    for doc in re.split(r"(?m)^---[^\n]*\n", text):
+        kind, name = _KIND.search(doc), _NAME.search(doc)
+        if kind and name and kind.group(1) != "CustomResourceDefinition":
+            first = next((i for i, ln in enumerate(doc.split("\n"))
+                          if ln.strip() and not ln.lstrip().startswith("#")), 0)
+            out.append((kind.group(1), name.group(1), line + first))
+        line += doc.count("\n") + 1
+    return out
 
 
 def _origin_of(origin: dict[tuple[str, str], tuple[str, int]], kind: str, name: str,
@@ -174,66 +180,98 @@ def _origin_of(origin: dict[tuple[str, str], tuple[str, int]], kind: str, name: 
     return max(near)[1] if near else fallback
 
 
-def _kustomize(root: str, variant: str | None, graph: kustomize.Graph, plan: TemplatePlan,
-               read: Callable[[str], str | None], cache: Any) -> list[str] | None:
-    """The files a build read when built (objects added); None leaves the plain files to be
-    scanned one by one."""
+@dataclass
+class _Build:
+    root: str
+    variant: str | None
+    name: str  # the kustomization file
+    files: list[str]
+    key: bytes
+    cache: Any
+    out: str | None = None
+
+
+def _prepare(root: str, variant: str | None, graph: kustomize.Graph, plan: TemplatePlan,
+             read: Callable[[str], str | None], cache: Any, gpu: Callable[[str], bool],
+             tool: tuple[list[str], str] | None) -> _Build | None:
+    """What to build for one kustomization, or None (a note says why, or nothing asks for a
+    GPU) to scan its plain files one by one."""
     node = graph.nodes[os.path.abspath(root)]
-    name = node.file
     files, remote, outside = graph.closure(root, read)
     why = node.error or (f"refers to the remote {remote}, which a build would fetch" if remote
                          else None)
-    if why is None and not kustomize.mentions_gpu(files, read):
+    if why is None and not any(gpu(f) for f in files):
         return None  # nothing in it asks for a GPU: its plain files are scanned, without a build
-    tool = kustomize.builder() if why is None else None
     if why is None and tool is None:
         why = "neither kustomize nor kubectl is on PATH"
     if why is not None or tool is None:
-        plan.diagnostics.append(Diagnostic(name, None, f"kustomization not built: {why}; its "
-                                           "files are scanned as they are, without patches",
+        plan.diagnostics.append(Diagnostic(node.file, None, f"kustomization not built: {why}; "
+                                           "its files are scanned as they are, without patches",
                                            "info"))
         return None
     key = kustomize.cache_key(root, files, tool[1], read)
     cache = None if outside else cache  # inputs outside the scan: their content is not known
-    out = kustomize.cached(cache, key)
-    if out is None:
-        built, err = helm.run(tool[0] + [root], timeout=kustomize.BUILD_TIMEOUT_S)
-        if built is None:
-            plan.diagnostics.append(Diagnostic(name, None, f"kustomization not built: {err}; "
-                                               "files scanned as they are", "info"))
-            return None
-        out = kustomize.without_crds(built)
-        kustomize.store(cache, key, out)
-    origin = _origins(files, read)
-    objects, diags = load_documents(name, out)
-    plan.diagnostics.extend(Diagnostic(name, d.line, f"kustomize output: {d.message}", d.severity)
-                            for d in diags)
+    return _Build(root, variant, node.file, files, key, cache, kustomize.cached(cache, key))
+
+
+def _emit(build: _Build, plan: TemplatePlan, read: Callable[[str], str | None]) -> None:
+    origin: dict[tuple[str, str], tuple[str, int]] = {}
+    for path in build.files:
+        text = read(path)
+        for kind, name, line in _declared(path, text) if text else []:
+            origin.setdefault((kind, name), (path, line))
+    objects, diags = load_documents(build.name, build.out or "")
+    plan.diagnostics.extend(Diagnostic(build.name, d.line, f"kustomize output: {d.message}",
+                                       d.severity) for d in diags)
     for obj in objects:
         meta = obj.doc.get("metadata") if isinstance(obj.doc.get("metadata"), dict) else {}
-        path, line = _origin_of(origin, str(obj.doc["kind"]), str(meta.get("name")), (name, 1))
-        plan.objects.append(K8sObject(path, line, obj.doc, variant=variant))
-    return files
+        path, line = _origin_of(origin, str(obj.doc["kind"]), str(meta.get("name")),
+                                (build.name, 1))
+        plan.objects.append(K8sObject(path, line, obj.doc, variant=build.variant))
 
 
 def _kustomizations(roots: list[str], paths: list[str], out: TemplatePlan,
                     read: Callable[[str], str | None], cache: Any) -> None:
-    """Build each overlay, and each base that no overlay in the scan includes; an overlay's
-    objects are addressed `…@<overlay>`."""
+    """Build each overlay, and each base that no overlay in the scan includes (in parallel,
+    cached); an overlay's objects are addressed `…@<overlay>`."""
     graph = kustomize.Graph({os.path.abspath(p) for p in paths})
     tops = kustomize.top_level(roots, graph, read)
     overlays = [t for t in tops if graph.nodes[os.path.abspath(t)].includes]
     common = os.path.commonpath([os.path.abspath(t) for t in overlays]) if len(overlays) > 1 \
         else None
+    mentions: dict[str, bool] = {}
+
+    def gpu(path: str) -> bool:
+        if path not in mentions:
+            mentions[path] = kustomize.text_mentions_gpu(read(path) or "")
+        return mentions[path]
+
+    tool = kustomize.builder() if tops else None
+    builds = []
     for root in tops:
         variant = None
         if root in overlays:
             variant = os.path.relpath(os.path.abspath(root), common) if common else \
                 os.path.basename(os.path.abspath(root))
-        inside = [p for p in paths if _under(p, root) and p not in out.skip]
-        built = _kustomize(root, variant, graph, out, read, cache)
-        if built is not None:
-            out.skip.update(inside)
-            out.skip.update(os.path.abspath(f) for f in built)
+        build = _prepare(root, variant, graph, out, read, cache, gpu, tool)
+        if build is not None:
+            builds.append(build)
+    todo = [b for b in builds if b.out is None]
+    if todo and tool is not None:
+        for build, (built, err) in zip(todo, kustomize.build_all(
+                [(b.root, b.files) for b in todo], tool[0], read)):
+            if built is None:
+                out.diagnostics.append(Diagnostic(build.name, None, f"kustomization not built: "
+                                                  f"{err}; files scanned as they are", "info"))
+                continue
+            build.out = kustomize.without_crds(built)
+            kustomize.store(build.cache, build.key, build.out)
+    for build in builds:
+        if build.out is None:
+            continue
+        _emit(build, out, read)
+        out.skip.update(p for p in paths if _under(p, build.root) and p not in out.skip)
+        out.skip.update(os.path.abspath(f) for f in build.files)
     if cache is not None:
         cache.flush()
 
@@ -307,6 +345,14 @@ def plan(files: list[SourceFile], helm_values: list[str],
     charts that cannot be rendered."""
     out = TemplatePlan()
     paths = [f.path for f in files]
+    texts: dict[str, str | None] = {}
+    raw_read = read
+
+    def read(path: str) -> str | None:  # each file read once: builds share their bases
+        if path not in texts:
+            texts[path] = raw_read(path)
+        return texts[path]
+
     charts = sorted({os.path.dirname(p) or "." for p in paths if os.path.basename(p) == "Chart.yaml"})
     charts = [c for c in charts if not any(_under(c, o) and c != o for o in charts)]  # subcharts
     kusts = sorted({os.path.dirname(p) or "." for p in paths
