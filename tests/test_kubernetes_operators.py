@@ -49,6 +49,7 @@ def test_every_operator_workload_is_found(got: dict[str, Resource]) -> None:
         "NIMService/nim-service/llama-31-8b-instruct", "NIMService/nim-service/nv-embedqa",
         "RAGEngine/assistants/docs-rag-gpu",  # docs-rag-cpu runs on a CPU node type
         "SparkApplication/spark-jobs/etl-rapids/executor",  # the driver has no GPU
+        "SparkApplication/spark-jobs/feature-gen/executor",
         "TrainJob/research/finetune-mistral/trainer", "TrainJob/research/pretrain-small/trainer",
         "Workspace/assistants/workspace-falcon-byo", "Workspace/assistants/workspace-llama-70b",
         "Workspace/assistants/workspace-phi-4-mini", "Workspace/assistants/workspace-tuning-phi-3",
@@ -142,3 +143,11 @@ def test_spark_executors_and_volcano_tasks(got: dict[str, Resource]) -> None:
     master, worker = got["Job/vision/resnet-ddp/master"], got["Job/vision/resnet-ddp/worker"]
     assert _f(worker, "replicas.desired", "workload", "group.gpu_count") == (3, "training", 32)
     assert master.facts["k8s.kind"] == "Job" and master.facts["gpu.model"] == "A100"
+
+
+def test_spark_gpu_from_spark_conf_and_dynamic_allocation(got: dict[str, Resource]) -> None:
+    r = got["SparkApplication/spark-jobs/feature-gen/executor"]
+    assert _f(r, "gpu.count", "gpu.model", "replicas.min", "replicas.max") == (1, "L4", 2, 8)
+    best = catalog.cheapest_per_gpu_hour("L4", "aws")
+    assert best is not None
+    assert r.facts["cost.monthly"] == pytest.approx(best[0] * 2 * 730, abs=0.01)  # cents

@@ -127,9 +127,23 @@ def _hyperpod(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
 
 # --- Spark Operator ----------------------------------------------------------------------------
 
-def _spark_pod(spec: dict[str, Any], role: dict[str, Any], name: str) -> dict[str, Any]:
+def _spark_gpu(spec: dict[str, Any], role: dict[str, Any], name: str) -> dict[str, Any]:
+    """The role's `gpu: {name, quantity}`, else Spark's own resource settings in sparkConf
+    (`spark.executor.resource.gpu.amount` with `.vendor`), which Spark turns into a pod limit."""
     gpu = as_dict(role.get("gpu"))
-    limits = {str(gpu.get("name") or "nvidia.com/gpu"): gpu.get("quantity")} if gpu else {}
+    if gpu:
+        return {str(gpu.get("name") or "nvidia.com/gpu"): gpu.get("quantity")}
+    conf = as_dict(spec.get("sparkConf"))
+    prefix = f"spark.{name.removeprefix('spark-')}.resource.gpu."
+    amount = conf.get(prefix + "amount")
+    if amount is None:
+        return {}
+    vendor = str(conf.get(prefix + "vendor") or "nvidia.com")
+    return {f"{vendor}/gpu": amount}
+
+
+def _spark_pod(spec: dict[str, Any], role: dict[str, Any], name: str) -> dict[str, Any]:
+    limits = _spark_gpu(spec, role, name)
     pod: dict[str, Any] = {"containers": [{"name": name, "image": role.get("image") or
                                            spec.get("image"), "resources": {"limits": limits}}]}
     pod["nodeSelector"] = {**as_dict(spec.get("nodeSelector")), **as_dict(role.get("nodeSelector"))}
