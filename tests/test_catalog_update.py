@@ -188,10 +188,11 @@ def test_update_installs_and_the_next_scan_uses_the_new_prices(site: Site, data_
     assert after == pytest.approx(round(price * 730, 2))
     assert after == pytest.approx(before / 2, abs=0.01)
     assert cat["kind"] == "installed" and cat["date"] == "2026-11-23"
-    assert f"{base}/aws/vms.csv (2026-11-23)" in cat["source"]
+    assert cat["source"] == (f"{base} (aws/vms.csv 2026-11-23, gcp/vms.csv 2026-11-23, "
+                             "gcp/accelerators.csv 2026-11-23, azure/vms.csv 2026-11-23)")
     assert cat["stale_note"] is None
     code, text, _ = run("scan", str(tmp_path / "infra"), "--no-cache", "--fail-on", "never")
-    assert "as of 2026-11-23" in text and f"{base}/aws/vms.csv (2026-11-23)" in text
+    assert "as of 2026-11-23" in text and f"{base} (aws/vms.csv 2026-11-23," in text
 
 
 def test_update_reports_new_types(site: Site, data_dir: Path) -> None:
