@@ -69,7 +69,7 @@ def _rate(v: Any, unit: str) -> str:
 
 
 def _text(records: list[dict[str, Any]], meta: dict[str, Any], all_regions: bool) -> str:
-    from gpulint.pricing import catalog, catalog_store
+    from gpulint.pricing import catalog, catalog_report, catalog_store
 
     lines = []
     for r in records:
@@ -103,7 +103,7 @@ def _text(records: list[dict[str, Any]], meta: dict[str, Any], all_regions: bool
         for p in shown:
             lines.append(f"    {p['region']:<24} on-demand {_rate(p['ondemand_usd_per_hour'], unit)}"
                          f"  spot {_rate(p['spot_usd_per_hour'], unit)}")
-    sources = "; ".join(catalog.source_label(s)
+    sources = "; ".join(catalog_report.source_label(s)
                         for s in meta.get("sources", []) if isinstance(s, dict))
     lines.append(f"Catalog {meta.get('origin')} as of {meta.get('snapshot_date')}; "
                  f"source {sources}; list prices in {meta.get('currency', 'USD')}.")

@@ -103,7 +103,7 @@ def _rows(data: dict[str, Any]) -> dict[str, dict[str, int]]:
 def info_cmd(max_age: int | None, fmt: str) -> None:
     """Which catalog scans use: its file, sources and their dates, row counts, and whether it
     is older than the allowed age."""
-    from gpulint.pricing import catalog, catalog_store
+    from gpulint.pricing import catalog, catalog_report, catalog_store
 
     _configured()
     active = catalog.use_catalog_file(None)
@@ -114,7 +114,7 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
         "kind": catalog.kind(), "origin": meta.get("origin"), "snapshot_date": date,
         "age_days": catalog_store.age_days(date), "max_age_days": limit,
         "stale_note": catalog_store.staleness(date, limit),
-        "sources": [{"source": catalog.source_label(s), "date": s.get("date")}
+        "sources": [{"source": catalog_report.source_label(s), "date": s.get("date")}
                     for s in meta.get("sources", []) if isinstance(s, dict)],
         "rows": _rows(active.data),
         "data_dir": str(catalog_store.data_dir()),

@@ -8,7 +8,7 @@ from typing import Any
 from gpulint import __version__
 from gpulint.model import Finding, Resource, Unknown
 from gpulint.pipeline import ScanResult
-from gpulint.pricing import catalog
+from gpulint.pricing import catalog_report
 
 SCHEMA_VERSION = 1
 
@@ -118,7 +118,7 @@ def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) ->
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "gpulint", "version": __version__},
-        "catalog": {**catalog.report_info(),
+        "catalog": {**catalog_report.report_info(),
                     "pricing_overrides": overrides.origin if overrides else None},
         "hours_per_month": hours,
         "resources": resources,

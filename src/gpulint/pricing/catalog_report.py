@@ -1,0 +1,50 @@
+"""What a report says about its prices: which catalog, its sources with their dates, and
+whether it is older than the allowed age."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpulint.pricing import catalog
+
+
+def source_label(source: dict[str, Any]) -> str:
+    """One source as a report names it: repository@commit or URL, and the date of its data."""
+    where = (f"{source.get('repo', '?')}@{str(source.get('commit', ''))[:7]}"
+             if source.get("repo") else str(source.get("url") or source.get("name") or "?"))
+    return f"{where} ({source.get('date') or 'undated'})"
+
+
+def _sources_text(sources: list[dict[str, Any]]) -> str:
+    """Sources for a report line. Tables downloaded from one base are named once:
+    "BASE (aws/vms.csv 2026-11-23, gcp/vms.csv 2026-11-23, ...)"."""
+    parts: list[str] = []
+    by_base: dict[str, list[dict[str, Any]]] = {}
+    for s in sources:
+        if s.get("base"):
+            if s["base"] not in by_base:
+                parts.append(s["base"])
+            by_base.setdefault(s["base"], []).append(s)
+        else:
+            parts.append(source_label(s))
+
+    def tables(base: str) -> str:
+        return ", ".join(f"{s.get('name')} {s.get('date') or 'undated'}" for s in by_base[base])
+
+    return "; ".join(f"{p} ({tables(p)})" if p in by_base else p for p in parts)
+
+
+def report_info() -> dict[str, Any]:
+    """What a report says about its prices: the catalog (kind, file, date), each source with
+    the date of its data, and a note when the catalog is older than the allowed age."""
+    from gpulint.pricing.catalog_store import max_age_days, staleness
+
+    meta = catalog.metadata()
+    sources = [s for s in meta.get("sources", []) if isinstance(s, dict)]
+    return {"date": meta.get("snapshot_date"),
+            "source": _sources_text(sources),
+            "version": str(meta.get("schema_version")),
+            "origin": meta.get("origin"),
+            "kind": catalog.kind(),
+            "max_age_days": max_age_days(),
+            "stale_note": staleness(meta.get("snapshot_date"))}
