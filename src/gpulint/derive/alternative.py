@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from gpulint import providers
 from gpulint.config.sizing import SizingSettings
@@ -34,7 +34,7 @@ class Context:
     default_regions: Mapping[str, str] = field(default_factory=dict)
 
 
-def is_number(v: Any) -> bool:
+def is_number(v: Any) -> TypeGuard[float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
