@@ -42,7 +42,7 @@ def scanned() -> tuple[scan.ScanResult, dict[str, Resource]]:
 def test_every_gpu_request_once_and_no_failing_diagnostic(scanned) -> None:
     result, by_address = scanned
     assert sorted(by_address) == [
-        "HelmValues/chat", "HelmValues/embedder", "HelmValues/hub/singleuser.profileList[1]",
+        "HelmValues/chat", "HelmValues/deepseek-distill", "HelmValues/embedder", "HelmValues/hub/singleuser.profileList[1]",
         "HelmValues/hub/singleuser.profileList[2]", "HelmValues/nim-umbrella/nim-llm",
         "HelmValues/ray/additionalWorkerGroups.big", "HelmValues/ray/worker",
         "HelmValues/vllm-stack/servingEngineSpec.modelSpec[0]",
@@ -127,3 +127,17 @@ def test_values_file_that_cannot_be_read_is_a_note(tmp_path: Path) -> None:
     (diag,) = result.diagnostics
     assert diag.severity == "info" and diag.message.startswith("values not read: YAML parse error")
     assert result.resources == []
+
+
+def test_helm_release_heredoc_values_in_terraform(scanned) -> None:
+    result, res = scanned
+    vllm = res["HelmValues/deepseek-distill"]  # the release's literal name, not the resource's
+    assert vllm.path.endswith(os.path.join("terraform", "serving.tf")) and vllm.line == 11
+    assert vllm.facts["k8s.namespace"] == "deepseek" and vllm.facts["replicas.desired"] == 2
+    assert vllm.facts["gpu.model"] == "L4" and vllm.facts["workload"] == "inference"
+    assert vllm.facts["model.declared"].id == "deepseek-ai/DeepSeek-R1-Distill-Llama-8B"
+    # The device plugin's values only tolerate GPU taints: no GPU request, no resource.
+    assert not [a for a in res if "device-plugin" in a]
+    assert any(d.message == "read 1 GPU request from the Helm values of "
+               "helm_release.deepseek_distill (not rendered)" and d.line == 2
+               for d in result.diagnostics)

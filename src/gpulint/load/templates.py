@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import yaml
 
-from gpulint.load import helm, helmfile, kustomize, values_tree
+from gpulint.load import helm, helmfile, kustomize, terraform_values, values_tree
 from gpulint.load import values as values_reader
 from gpulint.load.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
 from gpulint.load.source import templated_line
@@ -368,5 +368,10 @@ def plan(files: list[SourceFile], helm_values: list[str],
     _kustomizations([r for r in kusts if not any(_under(r, c) for c in charts)], paths, out,
                     read, cache)
     _standalone_values(paths, out.skip, out, read)
+    for path in paths:
+        if path.endswith(".tf"):
+            objects, diags = terraform_values.read(path, read(path) or "")
+            out.objects.extend(objects)
+            out.diagnostics.extend(diags)
     out.skip.update(p for p in paths if os.path.abspath(p) in out.skip)
     return out
