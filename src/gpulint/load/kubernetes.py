@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
@@ -16,7 +17,7 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 from gpulint.model import Diagnostic
 
 
-class _Loader(_BaseLoader):  # type: ignore[valid-type,misc]
+class _Loader(_BaseLoader):
     """The safe loader, reading application tags (CloudFormation's `!Ref`, `!Sub`…) as plain
     values: such files are not manifests and must not fail the scan as YAML errors."""
 
@@ -187,12 +188,12 @@ def _items_nodes(node: Any) -> list[Any]:
 _DOC_START = re.compile(r"^---(?=[ \t]|$)", re.MULTILINE)
 
 
-def without_templated_documents(text: str,
-                                templated_line: Callable[[str], int | None]) -> tuple[str, list[int]]:
+def without_templated_documents(
+        text: str, templated_line: Callable[[str], int | None]) -> tuple[str, list[int]]:
     """The text with every document that holds a Go template action blanked (line numbers kept),
     and the first template line of each: a chart file may mix plain and templated documents."""
-    starts = [0] + [m.start() for m in _DOC_START.finditer(text) if m.start() > 0]
-    parts = [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])]
+    starts = [0, *(m.start() for m in _DOC_START.finditer(text) if m.start() > 0)]
+    parts = [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
     out: list[str] = []
     lines: list[int] = []
     offset = 0

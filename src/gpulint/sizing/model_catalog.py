@@ -302,12 +302,13 @@ def resolve(name: str, params: int | None = None) -> ModelInfo | None:
     implied = _implied_precision(_strip_location(name)[0])
     row = _lookup(name)
     if params is not None:
-        declared = {"params_total": params, "params_precision": "declared",
-                    "params_source": f"declared: {params:,} parameters"}
+        source = f"declared: {params:,} parameters"
         if row is not None:
+            declared = {"params_total": params, "params_precision": "declared",
+                        "params_source": source}
             return _from_row({**row, **declared}, implied)
         return ModelInfo(id=_strip_location(name)[0], params_total=params,
-                         params_source=declared["params_source"], params_precision="declared",
+                         params_source=source, params_precision="declared",
                          implied_precision=implied, source="declared")
     if row is not None and row["params_total"] is not None:
         return _from_row(row, implied)
