@@ -43,7 +43,7 @@ class PlanInstance(ResourceInstance):
             found = self.providers.get(self.provider_key.rsplit(":", 1)[1])
         return found if found is not None else self.providers.get(self.type.split("_", 1)[0])
 
-    def with_view(self, view: ValueView) -> "PlanInstance":
+    def with_view(self, view: ValueView) -> PlanInstance:
         return PlanInstance(self.address, self.type, self.name, self.mode, self.path, view,
                             self.providers, self.module_address, self.peers,
                             self.expansion_unknown, self.provider_key, self.actions, None)

@@ -14,8 +14,12 @@ from gpulint.sizing.model_catalog import ModelInfo
 from gpulint.sizing.precision import DEFAULT_PRECISION, bits_per_param, normalize_precision
 
 __all__ = [
-    "Estimate", "estimate_inference",
-    "estimate_training", "fits", "min_gpus", "kv_bytes_per_token",
+    "Estimate",
+    "estimate_inference",
+    "estimate_training",
+    "fits",
+    "kv_bytes_per_token",
+    "min_gpus",
 ]
 
 GIB = 1024**3
@@ -162,7 +166,8 @@ def _resolve_precision(model: ModelInfo, precision: str | None,
 
 
 def _rule_layers(params: int) -> int:
-    return max(1, int(round((params / RULE_PARAMS_PER_LAYER_CUBED) ** (1 / 3))))
+    cube_root: float = (params / RULE_PARAMS_PER_LAYER_CUBED) ** (1 / 3)
+    return max(1, round(cube_root))
 
 
 def kv_bytes_per_token(model: ModelInfo, kv_bytes: float = KV_DEFAULT_BYTES,
@@ -245,7 +250,8 @@ def estimate_inference(model: ModelInfo, precision: str | None = None,
     weights = model.params_total * bits_per_param(prec) / 8
 
     kv_prec = normalize_precision(kv_cache_dtype)
-    kv_bytes = bits_per_param(kv_prec) / 8 if kv_prec in ("fp8", "int8", "fp32") else KV_DEFAULT_BYTES
+    kv_bytes = (bits_per_param(kv_prec) / 8 if kv_prec in ("fp8", "int8", "fp32")
+                else KV_DEFAULT_BYTES)
     per_layer, layers, kv_limit = kv_bytes_per_token(model, kv_bytes, notes)
     generative = per_layer > 0
     if context_tokens is None:
@@ -262,7 +268,8 @@ def estimate_inference(model: ModelInfo, precision: str | None = None,
         kv = per_layer * _kv_layer_tokens(model, layers, context_tokens, notes) * concurrency
 
     active = model.params_active or model.params_total
-    frac = DIFFUSION_ACTIVATION_FRACTION if model.arch_kind in DIFFUSION_KINDS else ACTIVATION_FRACTION
+    frac = (DIFFUSION_ACTIVATION_FRACTION if model.arch_kind in DIFFUSION_KINDS
+            else ACTIVATION_FRACTION)
     activations = min(max(ACTIVATION_FLOOR_GIB * GIB, active * 2 * frac),
                       ACTIVATION_CAP_GIB * GIB)
     if model.arch_kind is None and not notes:

@@ -7,7 +7,8 @@ propagates through every operator and function.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from gpulint.model import Unknown
 from gpulint.terraform.functions import FUNCTIONS, FunctionError
@@ -36,12 +37,12 @@ class Scope:
     """Names visible to an expression: var, local, each, count, module outputs, and for-locals."""
 
     def __init__(self, roots: dict[str, Any] | None = None, resolver: Resolver | None = None,
-                 parent: "Scope | None" = None) -> None:
+                 parent: Scope | None = None) -> None:
         self.roots = roots or {}
         self.resolver = resolver
         self.parent = parent
 
-    def child(self, **names: Any) -> "Scope":
+    def child(self, **names: Any) -> Scope:
         return Scope(names, None, self)
 
     def lookup(self, name: str) -> Any:

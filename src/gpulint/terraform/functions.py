@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from gpulint.model import Unknown
 
@@ -254,7 +255,7 @@ def _zipmap(args: list[Any]) -> Any:
     unknown = _unknown_in((keys, values))
     if unknown:
         return unknown
-    return {_str(k): v for k, v in zip(keys, values)}
+    return {_str(k): v for k, v in zip(keys, values, strict=False)}
 
 
 def _one(args: list[Any]) -> Any:
@@ -325,7 +326,7 @@ FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "one": _one,
     "jsonencode": _jsonencode,
     "jsondecode": lambda a: json.loads(_str(a[0])),
-    "formatlist": lambda a: [_format([a[0], *row]) for row in zip(*a[1:])],
+    "formatlist": lambda a: [_format([a[0], *row]) for row in zip(*a[1:], strict=False)],
     "range": lambda a: _range(a),
     "sum": lambda a: sum(a[0]),
     "regex": lambda a: _regex(a),

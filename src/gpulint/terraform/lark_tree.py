@@ -313,8 +313,9 @@ def _for(node: Tree[Any]) -> Expr:
     cond_node = next((c for c in sig if isinstance(c, Tree) and c.data == "for_cond"), None)
     cond = None
     if cond_node is not None:
-        cond = expression([c for c in cond_node.children if isinstance(c, Tree)
-                           and c.data != "new_line_or_comment"][0])
+        conds = [c for c in cond_node.children
+                 if isinstance(c, Tree) and c.data != "new_line_or_comment"]
+        cond = expression(conds[0])
     exprs = [c for c in sig if isinstance(c, Tree) and c.data not in {"for_intro", "for_cond"}]
     if node.data == "for_tuple_expr":
         return ForExpr(key_var, value_var, expression(coll_node), expression(exprs[0]), None, cond)

@@ -4,7 +4,7 @@ evaluate root modules, follow local module calls."""
 from __future__ import annotations
 
 import os
-from typing import Callable
+from collections.abc import Callable
 
 from gpulint.model import Diagnostic
 from gpulint.terraform.expressions import Scope, evaluate

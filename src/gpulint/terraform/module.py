@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.expressions import Scope, evaluate

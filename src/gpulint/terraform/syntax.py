@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 
 class HclSyntaxError(Exception):
@@ -37,7 +37,7 @@ class Literal(_Node):
 
 @dataclass(frozen=True)
 class Template(_Node):
-    parts: tuple[Union[str, "Expr"], ...]
+    parts: tuple[str | Expr, ...]
 
 
 @dataclass(frozen=True)
@@ -47,67 +47,67 @@ class Var(_Node):
 
 @dataclass(frozen=True)
 class GetAttr(_Node):
-    target: "Expr"
+    target: Expr
     name: str
 
 
 @dataclass(frozen=True)
 class Index(_Node):
-    target: "Expr"
-    key: "Expr"
+    target: Expr
+    key: Expr
 
 
 @dataclass(frozen=True)
 class Splat(_Node):
-    target: "Expr"
+    target: Expr
     steps: tuple[tuple[str, Any], ...]  # ("attr", name) | ("index", Expr)
 
 
 @dataclass(frozen=True)
 class Call(_Node):
     name: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     expand_last: bool = False
 
 
 @dataclass(frozen=True)
 class Conditional(_Node):
-    cond: "Expr"
-    then: "Expr"
-    other: "Expr"
+    cond: Expr
+    then: Expr
+    other: Expr
 
 
 @dataclass(frozen=True)
 class BinOp(_Node):
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @dataclass(frozen=True)
 class UnaryOp(_Node):
     op: str
-    operand: "Expr"
+    operand: Expr
 
 
 @dataclass(frozen=True)
 class TupleExpr(_Node):
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
 class ObjectExpr(_Node):
-    items: tuple[tuple["Expr", "Expr"], ...]
+    items: tuple[tuple[Expr, Expr], ...]
 
 
 @dataclass(frozen=True)
 class ForExpr(_Node):
     key_var: str | None
     value_var: str
-    collection: "Expr"
-    value: "Expr"
-    key: "Expr | None"  # set for object results
-    cond: "Expr | None"
+    collection: Expr
+    value: Expr
+    key: Expr | None  # set for object results
+    cond: Expr | None
     group: bool = False
 
 
@@ -116,8 +116,8 @@ class Unsupported(_Node):
     what: str
 
 
-Expr = Union[Literal, Template, Var, GetAttr, Index, Splat, Call, Conditional, BinOp, UnaryOp,
-             TupleExpr, ObjectExpr, ForExpr, Unsupported]
+Expr = (Literal | Template | Var | GetAttr | Index | Splat | Call | Conditional | BinOp | UnaryOp
+        | TupleExpr | ObjectExpr | ForExpr | Unsupported)
 
 
 # ---- structure --------------------------------------------------------------------------
@@ -136,7 +136,7 @@ class Block(_Node):
     line: int
     end_line: int
     attributes: dict[str, Attribute] = field(default_factory=dict)
-    blocks: list["Block"] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
 
-    def children(self, type_: str) -> list["Block"]:
+    def children(self, type_: str) -> list[Block]:
         return [b for b in self.blocks if b.type == type_]

@@ -7,7 +7,8 @@ they read HCL blocks, so there is one builder per resource type, not one per inp
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from gpulint.model import Unknown
 from gpulint.terraform.syntax import Expr, GetAttr, Var
@@ -45,7 +46,7 @@ class ValueView:
         value = self.values.get(name)
         return default if value is None else value
 
-    def blocks(self, type_: str) -> list["ValueView"]:
+    def blocks(self, type_: str) -> list[ValueView]:
         if self.unknown_reason is not None:
             return [ValueView({}, self.line, unknown_reason=self.unknown_reason)]
         if self.unknown.get(type_) is True:
@@ -57,7 +58,7 @@ class ValueView:
         return [ValueView(item, self.line, _nth(unk, i), _nth(cfg, i))
                 for i, item in enumerate(items) if isinstance(item, dict)]
 
-    def first(self, type_: str) -> "ValueView | None":
+    def first(self, type_: str) -> ValueView | None:
         found = self.blocks(type_)
         return found[0] if found else None
 

@@ -7,7 +7,7 @@ with variants), or none (a launch template that a node group prices instead).
 
 from __future__ import annotations
 
-from typing import Callable, Union
+from collections.abc import Callable
 
 from gpulint.facts.terraform import aws as tf_aws
 from gpulint.facts.terraform import azure as tf_azure
@@ -16,7 +16,7 @@ from gpulint.facts.terraform import gcp as tf_gcp
 from gpulint.model import Resource, Unknown
 from gpulint.terraform.views import ResourceInstance
 
-Built = Union[Resource, list[Resource], None]
+Built = Resource | list[Resource] | None
 
 BUILDERS: dict[str, Callable[[ResourceInstance], Built]] = {
     **tf_aws.BUILDERS, **tf_gcp.BUILDERS, **tf_azure.BUILDERS, **tf_databricks.BUILDERS,
@@ -26,7 +26,8 @@ ACCELERATOR_KINDS = {"gpu", "tpu", "inferentia", "trainium", "gaudi", "qualcomm_
 
 
 def is_gpu(res: Resource) -> bool:
-    """Keep resources with GPUs, and those whose GPUs could not be determined (so they are reported)."""
+    """Keep resources with GPUs, and those whose GPUs could not be determined (so they are
+    reported)."""
     count = res.facts.get("gpu.count")
     if isinstance(count, Unknown):
         return True

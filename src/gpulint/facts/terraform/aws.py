@@ -6,7 +6,6 @@ import math
 import re
 from typing import Any
 
-from gpulint.pricing import catalog
 from gpulint.facts.common import as_int, set_instance, workload_from
 from gpulint.facts.model_decl import from_command
 from gpulint.facts.terraform.common import (
@@ -24,6 +23,7 @@ from gpulint.facts.terraform.common import (
     taint_blocks,
 )
 from gpulint.model import Resource, Unknown
+from gpulint.pricing import catalog
 from gpulint.terraform.views import ResourceInstance
 
 _TEMPLATE_ATTRS = ("id", "name", "launch_template_id", "launch_template_name")

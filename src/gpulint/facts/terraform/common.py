@@ -9,21 +9,23 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from gpulint.pricing import catalog
 from gpulint.facts.common import as_int, clean_tags, shutdown_from_tags, workload_from
 from gpulint.facts.model_decl import from_tags
 from gpulint.facts.terraform.providers import provider_config
 from gpulint.model import Resource, Unknown
-from gpulint.terraform.views import ResourceInstance
+from gpulint.pricing import catalog
 from gpulint.terraform.values import ValueView
+from gpulint.terraform.views import ResourceInstance
 
 ZONE_RE = re.compile(r"^([a-z]+-[a-z]+\d+)-[a-z]$")
 EMPTY = ValueView({})
 
 
-def region_of(inst: ResourceInstance, provider: str, explicit: Any = None) -> tuple[Any, str | None]:
+def region_of(inst: ResourceInstance, provider: str,
+              explicit: Any = None) -> tuple[Any, str | None]:
     """Region from the resource, then its provider block, then the documented default."""
     value = explicit
     if isinstance(value, str) and value:

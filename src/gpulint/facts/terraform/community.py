@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.module import LoadResult, ModuleCallNote, RemoteCall

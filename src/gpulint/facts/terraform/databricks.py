@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gpulint.pricing import catalog
 from gpulint.facts.common import as_int, set_instance
 from gpulint.facts.terraform.common import base, mixed_capacity, scaling, shutdown
 from gpulint.model import Resource, Unknown
+from gpulint.pricing import catalog
 from gpulint.terraform.views import ResourceInstance
 
 _ATTRIBUTES = (("aws", "aws_attributes"), ("azure", "azure_attributes"), ("gcp", "gcp_attributes"))

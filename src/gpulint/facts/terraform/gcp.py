@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpulint.pricing import catalog
 from gpulint.facts.common import as_int, clean_tags
 from gpulint.facts.terraform.common import (
     EMPTY,
@@ -20,6 +19,7 @@ from gpulint.facts.terraform.common import (
     zone_count,
 )
 from gpulint.model import Resource, Unknown
+from gpulint.pricing import catalog
 from gpulint.terraform.views import ResourceInstance
 
 
@@ -168,8 +168,9 @@ def _pool(inst: ResourceInstance, pool: Any, location: Any, address: str | None 
     res = base(inst, "gcp", tags, location, address)
     gpu(res, node.get("machine_type", "e2-medium"), node)
     spot, pre = node.get("spot", False), node.get("preemptible", False)
-    res.set_fact("capacity", capacity(spot if isinstance(spot, Unknown) else
-                                      (pre if isinstance(pre, Unknown) else bool(spot) or bool(pre))))
+    reclaimable = (spot if isinstance(spot, Unknown) else
+                   pre if isinstance(pre, Unknown) else bool(spot) or bool(pre))
+    res.set_fact("capacity", capacity(reclaimable))
     auto = pool.first("autoscaling")
     fixed = pool.get("node_count")
     if fixed is None:
