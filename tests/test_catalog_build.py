@@ -92,3 +92,47 @@ def test_memory_fill_is_counted() -> None:
     data = from_directory(str(TABLES))
     assert data["adjustments"]["aws_rows_memory_filled"] == 11
     assert data["providers"]["aws"]["instances"]["p6-b300.48xlarge"]["mem"] == 268.59
+
+
+def test_skypilot_shaped_gcp_tables_give_the_same_catalog() -> None:
+    """SkyPilot's own GCP table lists machine types without their GPUs (the VM part of the
+    price) and the GPUs in vms.csv with no InstanceType. The bundled tables rewritten in that
+    shape give the same GCP prices, to the tables' five decimals."""
+    import csv
+    import io
+
+    reference = from_directory(str(TABLES))
+    accel_text = (TABLES / "gcp/accelerators.csv").read_text(encoding="utf-8")
+    gpus = {(r["AcceleratorName"], float(r["AcceleratorCount"]), r["Region"]): r
+            for r in csv.DictReader(io.StringIO(accel_text))}
+    out = io.StringIO()
+    reader = csv.DictReader(io.StringIO((TABLES / "gcp/vms.csv").read_text(encoding="utf-8")))
+    writer = csv.DictWriter(out, reader.fieldnames or [], lineterminator="\n")
+    writer.writeheader()
+    for row in reader:
+        if row["AcceleratorName"]:
+            gpu = gpus[(row["AcceleratorName"], float(row["AcceleratorCount"]), row["Region"])]
+            for col in ("Price", "SpotPrice"):
+                if row[col]:
+                    row[col] = f"{float(row[col]) - float(gpu[col]):.5f}"
+            row.update(AcceleratorName="", AcceleratorCount="", GpuInfo="")
+        writer.writerow(row)
+    out.write(accel_text.split("\n", 1)[1])  # the GPU and TPU rows, in vms.csv
+    tables = {n: (TABLES / n).read_text(encoding="utf-8")
+              for n in ("aws/vms.csv", "azure/vms.csv")}
+    tables |= {"gcp/vms.csv": out.getvalue(), "gcp/accelerators.csv": ""}
+    rebuilt = derive(tables, [], "2026-11-24", Known.from_catalog(reference))
+    assert "gcp_machine_rows_without_gpu_price" not in rebuilt["adjustments"]
+    assert "a2-highgpu-1g,,,12.0,85.0,," in out.getvalue()  # really the SkyPilot shape
+    want, got = reference["providers"]["gcp"], rebuilt["providers"]["gcp"]
+    assert got["instances"] == want["instances"]
+    assert got["accelerators"].keys() == want["accelerators"].keys()
+    assert got["prices"].keys() == want["prices"].keys()
+    for name, regions in want["prices"].items():
+        assert regions.keys() == got["prices"][name].keys(), name
+        for region, pair in regions.items():
+            for a, b in zip(pair, got["prices"][name][region], strict=True):
+                assert (a is None) == (b is None) and (a is None or abs(a - b) < 2e-5), \
+                    (name, region, pair, got["prices"][name][region])
+    assert got["accelerator_prices"] == want["accelerator_prices"]
+    assert got["host_prices"] == want["host_prices"]
