@@ -74,7 +74,7 @@ def test_clean_input_exits_zero(tmp_path: os.PathLike[str]) -> None:
         fh.write('resource "aws_instance" "web" {\n  instance_type = "m5.large"\n}\n')
     code, out, _ = run("scan", str(tmp_path))
     assert code == 0
-    assert "0 GPU resources in 1 files" in out
+    assert "0 GPU resources in 1 file:" in out
 
 
 def test_malformed_file_is_a_diagnostic_and_others_still_scan(tmp_path: os.PathLike[str]) -> None:

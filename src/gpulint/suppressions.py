@@ -120,7 +120,8 @@ def apply(findings: list[Finding], not_evaluated: list[NotEvaluated],
             problem = (f"suppression of {', '.join(s.rules)} is not honoured: give a reason "
                        "after ' -- ' (or set suppressions.require_reason: false)")
         if problem:
-            out.diagnostics.append(Diagnostic(s.path, s.line, problem))
+            # A notice: the finding it meant to hide still shows and gates on its own.
+            out.diagnostics.append(Diagnostic(s.path, s.line, problem, "warning"))
         else:
             usable.append(s)
     used: set[tuple[Suppression, str]] = set()

@@ -44,3 +44,8 @@ def usd_compact(amount: float | None, *, signed: bool = False) -> str:
 
 def usd_rate(v: float) -> str:
     return "$" + f"{v:,.6f}".rstrip("0").rstrip(".")
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 file`, `2 files`, `0 files`; ``many`` for irregular plurals."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"

@@ -1,7 +1,8 @@
 """Command line: the only place that prints and decides the exit code.
 
-Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage or configuration
-error, 3 internal error.
+Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it or a file that could not
+be parsed (and, with --strict, tool warnings or GPU resources not evaluated), 2 usage or
+configuration error, 3 internal error.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from gpulint.cli.common import (
     written_rules,
 )
 from gpulint.cli.options import scan_flags
-from gpulint.report.exit import DEFAULT_FAIL_ON, FAIL_ON_CHOICES, fails
+from gpulint.report.exit import DEFAULT_FAIL_ON, FAIL_ON_CHOICES
 from gpulint.reporters import FORMATS
 
 # Re-exported: commands and tests use them from here.
@@ -101,7 +102,11 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to a file instead of standard output.")
 @click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default=DEFAULT_FAIL_ON,
-              show_default=True, help="Exit 1 when a finding has this severity or worse.")
+              show_default=True, help="Exit 1 when a finding has this severity or worse "
+                                      "(files that cannot be parsed always fail).")
+@click.option("--strict/--no-strict", default=None,
+              help="Also exit 1 on tool warnings (an unused suppression, a skipped file) and on "
+                   "GPU resources that could not be priced or evaluated.")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
               help="Report only findings not recorded in this baseline (gpulint baseline).")
 @click.option("--show-suppressed", is_flag=True, help="List the findings hidden by suppressions.")
@@ -128,13 +133,18 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: st
 
     use_colour = color if color is not None else (output is None and sys.stdout.isatty()
                                                   and "NO_COLOR" not in os.environ)
+    if fmt == "text":
+        from gpulint.reporters import text as text_mod
+
+        # Tool notices go to standard error: the report is what was found.
+        click.echo(text_mod.notices(report, colour=use_colour), nl=False, err=True)
     text = render(fmt, report, [r.as_dict() for r in rules], colour=use_colour, verbose=verbose)
     if output:
         with open(output, "w", encoding="utf-8") as fh:
             fh.write(text)
     else:
         click.echo(text, nl=False)
-    sys.exit(EXIT_FINDINGS if fails(report, result.settings.fail_on) else 0)
+    sys.exit(EXIT_FINDINGS if report["summary"]["gate"]["failed"] else 0)
 
 
 @cli.group(invoke_without_command=True)

@@ -116,6 +116,7 @@ def build_settings(params: dict[str, Any], paths: list[str], *, report_given_fil
         max_file_kib=params.pop("max_file_size"), jobs=params.pop("jobs"), cache_dir=cache_dir,
         report_given_files=report_given_files,
         fail_on=_given("fail_on", params.pop("fail_on", None)),
+        strict=params.pop("strict", None),
         max_increase_usd=params.pop("max_increase", None), progress=progress)
     try:
         config = resolve(params.pop("config_file"), paths)

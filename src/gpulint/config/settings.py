@@ -88,6 +88,8 @@ class Settings:
     suppressions: SuppressionSettings = field(default_factory=SuppressionSettings)
     rules: RuleSettings = field(default_factory=RuleSettings)
     fail_on: str = DEFAULT_FAIL_ON
+    # Also fail on tool warnings and on GPU resources not priced or evaluated (report/exit.py).
+    strict: bool = False
     max_increase_usd: float | None = None  # `gpulint diff` threshold
     catalog_file: str | None = None  # price from this snapshot instead of the bundled one
     catalog_max_age_days: int | None = None  # staleness limit for the report (docs/catalog.md)
@@ -112,6 +114,7 @@ class Flags:
     cache_dir: str | None = None
     report_given_files: bool = False
     fail_on: str | None = None
+    strict: bool | None = None
     max_increase_usd: float | None = None
     progress: Callable[[int, int], None] | None = None
 
@@ -152,6 +155,7 @@ def build(config: Config | None, flags: Flags) -> Settings:
             require_reason=d.get("suppressions", {}).get("require_reason", True)),
         rules=RuleSettings(dirs=flags.rules_dirs or tuple(file_paths("rules_dirs"))),
         fail_on=flags.fail_on or d.get("fail_on", DEFAULT_FAIL_ON),
+        strict=flags.strict if flags.strict is not None else bool(d.get("strict", False)),
         max_increase_usd=flags.max_increase_usd if flags.max_increase_usd is not None
         else _float_or_none(thresholds.get("max_increase_usd")),
         catalog_file=flags.catalog_file,

@@ -9,6 +9,7 @@ from gpulint import __version__
 from gpulint.model import Finding, Resource, Unknown
 from gpulint.pipeline import ScanResult
 from gpulint.pricing import catalog_report
+from gpulint.report.exit import gate
 
 SCHEMA_VERSION = 1
 
@@ -115,7 +116,7 @@ def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) ->
                       "reason": n.reason} for n in result.not_evaluated]
     not_evaluated += [{"rule": None, "address": n.address, "path": n.path, "line": n.line,
                        "reason": f"could not evaluate: {n.reason}"} for n in result.module_notes]
-    return {
+    report = {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "gpulint", "version": __version__},
         "catalog": {**catalog_report.report_info(),
@@ -143,3 +144,6 @@ def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) ->
         "diagnostics": [{"path": d.path, "line": d.line, "severity": d.severity,
                          "message": d.message} for d in result.diagnostics],
     }
+    report["summary"]["gate"] = gate(report, result.settings.fail_on,
+                                     result.settings.strict).as_dict()
+    return report

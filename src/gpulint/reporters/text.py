@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from gpulint.units import plural
 from gpulint.units import usd as money
 
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m", "dim": "\033[2m",
@@ -18,11 +19,7 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
     def c(name: str, text: str) -> str:
         return f"{_COLOURS[name]}{text}{_COLOURS['reset']}" if colour else text
 
-    out: list[str] = []
-    for d in report["diagnostics"]:
-        where = f"{d['path']}:{d['line']}" if d.get("line") else d["path"]
-        out.append(f"{where}: {c('error' if d['severity'] == 'error' else 'warning', d['severity'])}"
-                   f" {d['message']}")
+    out = _diagnostics(report, c, lambda d: d["severity"] == "error")
     for f in report["findings"]:
         saving = f" [saves {money(f['monthly_saving_usd'])}/month]" \
             if f.get("monthly_saving_usd") else ""
@@ -36,8 +33,29 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
             out += _resource(r, c, verbose)
     out += _not_evaluated(report["not_evaluated"], c, verbose)
     out += _suppressed(report.get("suppressed") or [], c)
-    out += ["", _summary(report), c("dim", price_note(report))]
+    out += ["", _totals(report), c("dim", price_note(report)), verdict(report)]
     return "\n".join(out) + "\n"
+
+
+def notices(report: dict[str, Any], *, colour: bool = False) -> str:
+    """Tool notices (warning and info diagnostics), for standard error: they do not set the
+    exit status unless strict mode asks (report/exit.py)."""
+    def c(name: str, text: str) -> str:
+        return f"{_COLOURS[name]}{text}{_COLOURS['reset']}" if colour else text
+
+    lines = _diagnostics(report, c, lambda d: d["severity"] != "error")
+    return "".join(line + "\n" for line in lines)
+
+
+def _diagnostics(report: dict[str, Any], c: Colour,
+                 keep: Callable[[dict[str, Any]], bool]) -> list[str]:
+    out = []
+    for d in report["diagnostics"]:
+        if keep(d):
+            where = f"{d['path']}:{d['line']}" if d.get("line") else d["path"]
+            tone = "error" if d["severity"] == "error" else "warning"
+            out.append(f"{where}: {c(tone, d['severity'])} {d['message']}")
+    return out
 
 
 def _resource(r: dict[str, Any], c: Colour, verbose: bool) -> list[str]:
@@ -89,21 +107,36 @@ def _suppressed(suppressed: list[dict[str, Any]], c: Colour) -> list[str]:
     return out
 
 
-def _summary(report: dict[str, Any]) -> str:
+def _totals(report: dict[str, Any]) -> str:
     s = report["summary"]
-    counts = s["findings"]
-    broken = sum(1 for d in report["diagnostics"] if d["severity"] == "error")
     return (
-        f"{s['gpu_resources']} GPU resources in {s['files_scanned']} files: "
+        f"{plural(s['gpu_resources'], 'GPU resource')} in {plural(s['files_scanned'], 'file')}: "
         f"{money(s['monthly_cost_usd'])}/month"
         + (f" (up to {money(s['monthly_cost_max_usd'])} with autoscaling at its maximum)"
            if s.get("monthly_cost_max_usd", s["monthly_cost_usd"]) > s["monthly_cost_usd"]
            else "")
-        + (f" ({s['unpriced_resources']} not priced)" if s["unpriced_resources"] else "")
-        + f"; {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info; "
-        f"potential saving {money(s['potential_saving_usd'])}/month"
-        + "".join(f"; {s[k]} {k}" for k in ("suppressed", "baselined") if s.get(k))
-        + (f"; {broken} file problem(s) reported above" if broken else ""))
+        + (f", {s['unpriced_resources']} not priced" if s["unpriced_resources"] else "")
+        + f"; potential saving {money(s['potential_saving_usd'])}/month")
+
+
+def verdict(report: dict[str, Any]) -> str:
+    """The last line: the counts that set the exit status, and the status they set."""
+    s = report["summary"]
+    counts, gate = s["findings"], s.get("gate") or {}
+    parts = [f"{plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')}, "
+             f"{counts['info']} info"]
+    if gate.get("broken_files"):
+        parts.append(f"{plural(gate['broken_files'], 'file')} not parsed")
+    why = "strict" if gate.get("strict") else "not gating"
+    if gate.get("notices"):
+        parts.append(f"{plural(gate['notices'], 'tool warning')} ({why})")
+    if gate.get("strict") and gate.get("unevaluated"):
+        parts.append(f"{plural(gate['unevaluated'], 'GPU resource')} not evaluated ({why})")
+    parts += [f"{s[k]} {k}" for k in ("suppressed", "baselined") if s.get(k)]
+    if not gate:
+        return "; ".join(parts)
+    status = "fail" if gate["failed"] else "pass"
+    return f"{'; '.join(parts)}: {status} (--fail-on {gate['fail_on']})"
 
 
 def price_note(report: dict[str, Any]) -> str:
