@@ -12,12 +12,18 @@ import pytest
 
 from gpulint import pipeline
 from gpulint.facts import registry
+from gpulint.facts.model_decl import ModelDecl
 from gpulint.model import Resource, Unknown
 from gpulint.ruleset import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "gpulint"
-KNOWN = set(registry.BY_NAME) | set(registry.INTERNAL)
+KNOWN = set(registry.BY_NAME)
+# What a value of each registered type may be in Python (besides Unknown and None).
+PYTHON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,), "text": (str,), "number": (int, float), "usd": (int, float),
+    "integer": (int,), "boolean": (bool,), "mapping": (dict,), "list": (list, tuple),
+    "alternative": (registry.Alternative,)}
 
 
 def test_schema_fact_enum_is_generated_from_the_registry() -> None:
@@ -57,7 +63,7 @@ def test_facts_typeddict_lists_every_registered_fact() -> None:
 
 def test_registry_entries_are_well_formed() -> None:
     assert len(registry.BY_NAME) == len(registry.FACTS)
-    assert not set(registry.BY_NAME) & set(registry.INTERNAL)
+    assert set(PYTHON_TYPES) == {f.type for f in registry.FACTS}
     for fact in registry.FACTS:
         assert fact.set_by in registry._STAGES, fact
         assert fact.meaning and fact.type in {"string", "number", "integer", "boolean", "usd",
@@ -74,15 +80,41 @@ def _fixture_dirs() -> list[str]:
     return dirs
 
 
-def test_every_fact_written_while_scanning_the_fixtures_is_registered() -> None:
+def misfits(facts: dict[str, object]) -> dict[str, str]:
+    """Facts that are not registered, or whose value is not of the registered type: working
+    state (a parsed model, a price, a node selection) belongs on the resource, not in facts."""
+    out = {}
+    for name, value in facts.items():
+        fact = registry.BY_NAME.get(name)
+        if fact is None:
+            out[name] = "not registered"
+        elif value is not None and not isinstance(value, Unknown) and not (
+                isinstance(value, PYTHON_TYPES[fact.type])
+                and (fact.type == "boolean" or not isinstance(value, bool))):
+            out[name] = f"{type(value).__name__} is not a {fact.type}"
+    return out
+
+
+def test_misfits_are_found() -> None:
+    """The check below must be able to fail."""
+    decl = ModelDecl("Qwen/Qwen2.5-7B-Instruct", "test")
+    assert misfits({"model.declared": decl, "gpu.model": decl, "gpu.count": True,
+                    "model.fits": Unknown("x"), "tags": {}, "region.source": None}) == {
+        "model.declared": "not registered", "gpu.model": "ModelDecl is not a string",
+        "gpu.count": "bool is not a number"}
+
+
+def test_every_fact_written_while_scanning_the_fixtures_is_registered_with_its_type() -> None:
     rules = load_rules()
     written: dict[str, str] = {}
+    bad: dict[str, str] = {}
     for directory in _fixture_dirs():
         for res in pipeline.run([directory], rules).resources:
             for name in res.facts:
                 written.setdefault(name, res.address)
+            bad.update({f"{res.address} {n}": why for n, why in misfits(res.facts).items()})
     assert len(written) > 60
-    assert {n: a for n, a in written.items() if n not in KNOWN} == {}
+    assert bad == {}
 
 
 def _fact_aliases(tree: ast.AST) -> set[int]:

@@ -57,11 +57,11 @@ def test_vllm_production_stack_model_specs(scanned) -> None:
     assert small.path.endswith(os.path.join("values", "vllm-stack.yaml")) and small.line == 5
     assert small.facts["gpu.count"] == 1 and small.facts["instance.type"] == "g6e.xlarge"
     assert small.facts["k8s.namespace"] == "inference" and small.facts["workload"] == "inference"
-    assert small.facts["model.declared"].id == "meta-llama/Llama-3.1-8B-Instruct"
+    assert small.declared_model.id == "meta-llama/Llama-3.1-8B-Instruct"
     assert small.facts["cost.monthly"] == pytest.approx(_on_demand("g6e.xlarge") * HOURS * 2, abs=0.01)
     big = res["HelmValues/vllm-stack/servingEngineSpec.modelSpec[1]"]
     assert big.line == 24 and big.facts["gpu.count"] == 4
-    assert big.facts["model.declared"].tensor_parallel == 4
+    assert big.declared_model.tensor_parallel == 4
     assert big.facts["cost.monthly"] == pytest.approx(_on_demand("g6e.12xlarge") * HOURS, abs=0.01)
 
 
@@ -96,7 +96,7 @@ def test_unvendored_dependency_values_are_read_under_its_key(scanned) -> None:
     _, res = scanned
     nim = res["HelmValues/nim-umbrella/nim-llm"]
     assert nim.path.endswith(os.path.join("nim-umbrella", "values.yaml")) and nim.line == 1
-    assert nim.facts["model.declared"].id == "meta/llama-3.1-8b-instruct"
+    assert nim.declared_model.id == "meta/llama-3.1-8b-instruct"
 
 
 def test_local_chart_release_without_renderer_reads_release_values(scanned) -> None:
@@ -112,7 +112,7 @@ def test_local_chart_release_rendered_by_the_helm_sdk(monkeypatch: pytest.Monkey
     chat = res["Deployment/chat-llm-serving"]  # the release name from helmfile.yaml
     assert chat.path.endswith(os.path.join("templates", "deployment.yaml")) and chat.line == 2
     assert chat.facts["replicas.desired"] == 3 and chat.facts["instance.type"] == "g5.xlarge"
-    assert chat.facts["model.declared"].id == "Qwen/Qwen2.5-7B-Instruct"
+    assert chat.declared_model.id == "Qwen/Qwen2.5-7B-Instruct"
     assert "HelmValues/chat" not in res
     notes = [d.message for d in result.diagnostics if d.path.endswith(
         os.path.join("llm-serving", "Chart.yaml"))]

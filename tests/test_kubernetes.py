@@ -51,8 +51,8 @@ def test_kserve_scale_to_zero_and_storage_uri_model(crds: dict[str, Resource]) -
     r = crds["InferenceService/serving/qwen/predictor"]
     assert _facts(r, "replicas.min", "replicas.max", "shutdown", "workload", "gpu.model") == \
         (0, 4, "scale-to-zero", "inference", "L4")
-    assert r.facts["model.declared"].id == "hf://Qwen/Qwen2.5-7B-Instruct"
-    assert r.facts["model.declared"].context == 8192
+    assert r.declared_model.id == "hf://Qwen/Qwen2.5-7B-Instruct"
+    assert r.declared_model.context == 8192
     assert r.facts["cost.monthly"] == 0.0  # priced at its minimum: zero replicas
 
 
@@ -157,12 +157,12 @@ def test_json_manifest() -> None:
 
 def test_model_from_configmaps_and_unresolvable_secret() -> None:
     got = _scan("env.yaml")
-    envfrom = got["Deployment/llm/from-envfrom"].facts["model.declared"]
+    envfrom = got["Deployment/llm/from-envfrom"].declared_model
     assert (envfrom.id, envfrom.context) == ("mistralai/Mistral-7B-Instruct-v0.3", 4096)
-    keyref = got["Deployment/llm/from-keyref"].facts["model.declared"]
+    keyref = got["Deployment/llm/from-keyref"].declared_model
     assert (keyref.id, keyref.tensor_parallel) == ("Qwen/Qwen2.5-14B-Instruct", 2)
     secret = got["Deployment/llm/from-secret"]
-    assert "model.declared" not in secret.facts
+    assert secret.declared_model is None
     assert "not in the scanned manifests" in secret.facts["model.id"].reason
 
 

@@ -140,7 +140,7 @@ def test_chart_rendered_with_helm_and_values(tmp_path: Path, monkeypatch: pytest
     assert res.address == "Deployment/llm-llm" and res.facts["replicas.desired"] == 2
     assert res.path.endswith(os.path.join("llm", "templates", "deployment.yaml"))
     assert res.line == 3  # the template's `kind: Deployment` line
-    assert res.facts["model.declared"].id == "Qwen/Qwen2.5-7B-Instruct"
+    assert res.declared_model.id == "Qwen/Qwen2.5-7B-Instruct"
     args = (bindir / "helm.args").read_text().split()
     assert args[:3] == ["template", "llm", str(chart)] and args[3:] == ["--values", str(values)]
 

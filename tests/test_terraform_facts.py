@@ -13,7 +13,8 @@ what gpulint must conclude about the resource (or module call) on the next line 
     # scan: var=gpu_type=p4d.24xlarge env=TF_VAR_n=2 var-file=prod.tfvars
 
 Without `address=`, exactly one resource must start on that line; with it, the resource of that
-address is checked wherever it is defined (a module call's resources live in the module). `tags.<key>=v` reads a tag.
+address is checked wherever it is defined (a module call's resources live in the module). `tags.<key>=v` reads a tag;
+`model.declared=ID` the id of the model the resource declares (working state, not a fact).
 """
 
 from __future__ import annotations
@@ -77,8 +78,9 @@ def _fact(res: Resource, name: str) -> Any:
     if name.startswith("tags.") and name not in res.facts:
         tags = res.facts.get("tags")
         return tags.get(name[5:]) if isinstance(tags, dict) else tags
-    value = res.facts.get(name)
-    return getattr(value, "id", value) if hasattr(value, "source") else value
+    if name == "model.declared":
+        return res.declared_model.id if res.declared_model is not None else None
+    return res.facts.get(name)
 
 
 def _check(res: Resource, name: str, want: str) -> str | None:

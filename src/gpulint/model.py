@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the stages' own types; model.py imports no stage at run time
+    from gpulint.facts.kubernetes.accelerators import Accelerators
+    from gpulint.facts.kubernetes.nodes import NodeSelection, NodeTarget
+    from gpulint.facts.model_decl import ModelDecl
+    from gpulint.pricing.price import HourlyPrice
 
 
 class Severity(str, enum.Enum):
@@ -70,6 +76,13 @@ class Resource:
     facts: dict[str, Any] = field(default_factory=dict)
     unknowns: list[tuple[str, str]] = field(default_factory=list)  # (fact, reason)
     suppressions: frozenset[str] = frozenset()
+    # Working state one stage hands to a later one. Not facts: rules cannot read it, messages
+    # cannot show it and it never reaches a report as such.
+    declared_model: ModelDecl | None = None  # fact builders, `models:` → derive, report
+    price: HourlyPrice | None = None  # pricing → savings
+    accelerators: Accelerators | None = None  # a pod's accelerator requests → linking
+    node_selection: NodeSelection | None = None  # a pod's node selection → linking
+    node_target: NodeTarget | None = None  # a node pool's labels and taints → linking
 
     def set_fact(self, name: str, value: Any) -> None:
         self.facts[name] = value

@@ -13,7 +13,6 @@ from gpulint.config.sizing import SizingSettings
 from gpulint.config.tags import TagSettings
 from gpulint.derive import fit, generation, idle, tags
 from gpulint.derive.alternative import Context
-from gpulint.facts.model_decl import ModelDecl
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import price
 from gpulint.pricing.price import CostOptions
@@ -27,9 +26,9 @@ def derive(resources: Iterable[Resource], pricing: CostOptions, sizing: SizingSe
         tags.apply(res, tag_settings)
         res.facts["explain.gpu"] = gpu_label(res)
         opts = Context(sizing, res.facts["cost.hours"], base.overrides, base.default_regions)
-        decl = res.facts.get("model.declared")
-        est = fit.apply(res, decl, opts) if isinstance(decl, ModelDecl) else None
-        if isinstance(decl, ModelDecl):
+        decl = res.declared_model
+        est = fit.apply(res, decl, opts) if decl is not None else None
+        if decl is not None:
             idle.apply(res, decl, opts)
         if res.facts.get("model.fits") is not False:  # a model that cannot start is its own finding
             generation.apply(res, est, opts)

@@ -1,5 +1,5 @@
 """What the configuration declares that the code cannot tell: which model a resource serves or
-trains (`models:`), set as the `model.declared` fact before derivation."""
+trains (`models:`), set as the resource's declared model before derivation."""
 
 from __future__ import annotations
 
@@ -31,4 +31,4 @@ def apply(resources: Iterable[Resource], specs: Iterable[ModelSpec]) -> None:
     for res in resources:
         spec = next((s for s in specs if matches(s, res)), None)
         if spec is not None:
-            res.facts["model.declared"] = declared(spec)
+            res.declared_model = declared(spec)

@@ -186,16 +186,6 @@ FACTS: tuple[Fact, ...] = (
 
 BY_NAME: dict[str, Fact] = {f.name: f for f in FACTS}
 
-# Working state one stage hands to a later one on the resource. Not facts: rules cannot read
-# them, messages cannot show them, and they never reach a report.
-INTERNAL = {
-    "model.declared": "the declared model (ModelDecl) the fit and idle derivers read",
-    "cost.price": "the hourly price (HourlyPrice) savings are computed from",
-    "k8s.accelerators": "a pod's accelerator requests, for linking",
-    "k8s.selection": "a pod's node selection, for linking",
-    "k8s.node_target": "a node pool's node labels and taints, for linking",
-}
-
 # The short placeholder names rule messages have always used → the facts they show (first
 # present wins).
 ALIASES: dict[str, tuple[str, ...]] = {

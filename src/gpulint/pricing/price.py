@@ -334,7 +334,7 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
     if isinstance(count, Unknown):
         res.set_fact("cost.monthly", Unknown(f"count unknown: {count.reason}"))
         return
-    res.facts["cost.price"] = price
+    res.price = price
     monthly = round(hourly * count * hours, 2)
     res.facts["cost.monthly"] = monthly
     date = catalog.metadata().get("snapshot_date", "?")

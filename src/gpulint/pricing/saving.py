@@ -9,7 +9,7 @@ from typing import Any
 
 from gpulint.facts.registry import Alternative
 from gpulint.model import Finding, Resource
-from gpulint.pricing.price import DEFAULT_HOURS, HourlyPrice, spot_fraction
+from gpulint.pricing.price import DEFAULT_HOURS, spot_fraction
 from gpulint.units import usd_rate
 from gpulint.ruleset import Rule
 
@@ -53,7 +53,7 @@ def finding_saving(res: Resource, compare_with: Mapping[str, Any],
 
 
 def _spot_saving(res: Resource, hours: float) -> tuple[float | None, str | None]:
-    price: HourlyPrice | None = res.facts.get("cost.price")
+    price = res.price
     count = res.facts.get("cost.count")
     if price is None or price.spot is None or price.ondemand is None:
         return None, "no spot price in the catalog"

@@ -38,7 +38,7 @@ def _count(v: Any) -> Any:
 def _resource(res: Resource) -> dict[str, Any]:
     f = res.facts
     provider = f.get("provider")
-    decl = f.get("model.declared")
+    decl = res.declared_model
     model = None
     if decl is not None:
         model = {"id": _known(f.get("model.id")) or decl.id,

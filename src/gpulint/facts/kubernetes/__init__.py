@@ -69,7 +69,7 @@ def _model(res: Resource, tags: dict[str, Any], containers: list[dict[str, Any]]
         res.set_fact("model.id", Unknown(reason))
         res.facts["model.fits"] = Unknown(reason)
         return
-    res.facts["model.declared"] = decl
+    res.declared_model = decl
     if decl.server and res.facts.get("workload") == "unknown":
         res.facts["workload"], res.facts["workload.source"] = "inference", f"{decl.server} server"
 
@@ -131,10 +131,10 @@ def _group_resource(obj: K8sObject, group: PodGroup, ctx: Context) -> Resource |
     if acc.kind == "mig":
         res.facts["gpu.fraction"] = acc.fraction
     res.facts["k8s.resource"] = acc.key
-    res.facts["k8s.accelerators"] = acc
+    res.accelerators = acc
     sel = k8s_nodes.selection(group.pod)
     if group.linkable:
-        res.facts["k8s.selection"] = sel
+        res.node_selection = sel
     k8s_nodes.set_hardware(res, sel, acc)
     res.facts["capacity"], res.facts["capacity.source"] = k8s_nodes.capacity(sel)
     containers = [c for c in group.pod.get("containers") or [] if isinstance(c, dict)]

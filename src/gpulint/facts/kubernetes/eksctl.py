@@ -105,8 +105,7 @@ def _group(obj: Any, cluster: str, region: Any, tags: dict[str, Any], section: s
         node_labels.update({"eks.amazonaws.com/nodegroup": name,
                             "eks.amazonaws.com/capacityType": capacity_label})
     res.facts["node.labels"] = node_labels
-    res.facts["k8s.node_target"] = NodeTarget(res.address, node_labels, {},
-                                              _taints(group.get("taints")))
+    res.node_target = NodeTarget(res.address, node_labels, {}, _taints(group.get("taints")))
     res.facts["tags"] = {**tags, **as_dict(group.get("tags")), **labels}
     res.facts["workload"], res.facts["workload.source"] = "unknown", None
     lo = res.facts.get("replicas.min")

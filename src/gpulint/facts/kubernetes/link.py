@@ -86,9 +86,8 @@ def _autoscalers(resources: list[Resource], objects: list[K8sObject]) -> None:
 def _targets(resources: list[Resource]) -> list[tuple[NodeTarget, Resource]]:
     out = []
     for res in resources:
-        target = res.facts.get("k8s.node_target")
-        if isinstance(target, NodeTarget):
-            out.append((target, res))
+        if res.node_target is not None:
+            out.append((res.node_target, res))
         elif res.source == "terraform" and isinstance(res.facts.get("node.labels"), dict):
             out.append((NodeTarget(res.address, res.facts["node.labels"], {},
                                    list(res.facts.get("node.taints") or [])), res))
@@ -100,8 +99,8 @@ def _node_pools(resources: list[Resource]) -> None:
     if not targets:
         return
     for res in resources:
-        sel = res.facts.get("k8s.selection")
-        if not isinstance(sel, NodeSelection) or "k8s.node_target" in res.facts:
+        sel = res.node_selection
+        if sel is None or res.node_target is not None:
             continue
         found = [(t, pool) for t, pool in targets if matches(sel, t)]
         if not found:
@@ -166,13 +165,12 @@ def _from_karpenter_pool(res: Resource, sel: NodeSelection, target: NodeTarget) 
     the pool allows, and the pool's capacity unless the pod chose its own."""
     merged = NodeSelection({**target.labels, **sel.labels}, {**target.choices, **sel.choices},
                            sel.excluded, sel.tolerations, sel.from_affinity)
-    acc = res.facts.get("k8s.accelerators")
+    acc = res.accelerators if res.accelerators is not None else Accelerators(count=1)
     _reset_hardware(res)
-    set_hardware(res, merged, acc if isinstance(acc, Accelerators) else Accelerators(count=1))
+    set_hardware(res, merged, acc)
     if isinstance(res.facts.get("gpu.model"), Unknown):
         model = one_model(merged.choices)
         if model:
-            set_one_model(res, model,
-                          acc if isinstance(acc, Accelerators) else Accelerators(count=1))
+            set_one_model(res, model, acc)
     if not str(res.facts.get("capacity.source", "")).startswith("node "):
         res.facts["capacity"], res.facts["capacity.source"] = capacity_of(target)

@@ -136,7 +136,8 @@ def build_nodepool(obj: Any) -> Resource | None:
     limit_key = gpu_key if kind == "gpu" else neuron_key
     res = Resource(address, "NodePool", obj.path, obj.line, "kubernetes")
     res.facts.update({"provider": "kubernetes", "k8s.kind": "NodePool", "k8s.name": name,
-                      "k8s.node_target": target, "accelerator.kind": kind})
+                      "accelerator.kind": kind})
+    res.node_target = target
     labels = as_dict(dig(doc, "metadata", "labels"))
     res.facts["tags"] = {str(k): v for k, v in {**target.labels, **labels}.items()}
     ref = as_dict(dig(doc, "spec", "template", "spec", "nodeClassRef"))

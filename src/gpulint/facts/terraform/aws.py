@@ -240,8 +240,8 @@ def aws_sagemaker_endpoint_configuration(inst: ResourceInstance) -> list[Resourc
             fixed_count(res, count)
         model = linked(inst, pv, ("model_name",), "aws_sagemaker_model")
         decl = from_command([], _model_env(model), "sagemaker model")
-        if decl is not None and "model.declared" not in res.facts:
-            res.facts["model.declared"] = decl
+        if res.declared_model is None:
+            res.declared_model = decl
         shutdown(res)
         out.append(res)
     return out

@@ -76,9 +76,7 @@ def base(inst: ResourceInstance, provider: str, tags: Any, region: Any = None,
         res.facts["workload"], res.facts["workload.source"] = workload, f"type {inst.type}"
     else:
         res.facts["workload"], res.facts["workload.source"] = "unknown", None
-    decl = from_tags(known, "tag")
-    if decl:
-        res.facts["model.declared"] = decl
+    res.declared_model = from_tags(known, "tag")
     return res
 
 
