@@ -135,7 +135,7 @@ def test_helm_release_heredoc_values_in_terraform(scanned) -> None:
     assert vllm.path.endswith(os.path.join("terraform", "serving.tf")) and vllm.line == 11
     assert vllm.facts["k8s.namespace"] == "deepseek" and vllm.facts["replicas.desired"] == 2
     assert vllm.facts["gpu.model"] == "L4" and vllm.facts["workload"] == "inference"
-    assert vllm.facts["model.declared"].id == "deepseek-ai/DeepSeek-R1-Distill-Llama-8B"
+    assert vllm.declared_model.id == "deepseek-ai/DeepSeek-R1-Distill-Llama-8B"
     # The device plugin's values only tolerate GPU taints: no GPU request, no resource.
     assert not [a for a in res if "device-plugin" in a]
     assert any(d.message == "read 1 GPU request from the Helm values of "
