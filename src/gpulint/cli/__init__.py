@@ -110,8 +110,10 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
               help="Report only findings not recorded in this baseline (gpulint baseline).")
 @click.option("--show-suppressed", is_flag=True, help="List the findings hidden by suppressions.")
-@click.option("--color/--no-color", default=None, help="Colour the text output (default: on a terminal).")
-@click.option("--verbose", "-v", is_flag=True, help="Show remediations, price bases and every unevaluated item.")
+@click.option("--color/--no-color", default=None,
+              help="Colour the text output (default: on a terminal).")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Show remediations, price bases and every unevaluated item.")
 @scan_flags
 def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: str | None,
          show_suppressed: bool, color: bool | None, verbose: bool, **params: Any) -> None:

@@ -101,8 +101,9 @@ def _text(records: list[dict[str, Any]], meta: dict[str, Any], all_regions: bool
         unit = "/GPU-h" if r["entry"] == "gcp accelerator" and r["accelerator_kind"] == "gpu" \
             else "/h"
         for p in shown:
-            lines.append(f"    {p['region']:<24} on-demand {_rate(p['ondemand_usd_per_hour'], unit)}"
-                         f"  spot {_rate(p['spot_usd_per_hour'], unit)}")
+            ondemand, spot = p["ondemand_usd_per_hour"], p["spot_usd_per_hour"]
+            lines.append(f"    {p['region']:<24} on-demand {_rate(ondemand, unit)}"
+                         f"  spot {_rate(spot, unit)}")
     sources = "; ".join(catalog_report.source_label(s)
                         for s in meta.get("sources", []) if isinstance(s, dict))
     lines.append(f"Catalog {meta.get('origin')} as of {meta.get('snapshot_date')}; "

@@ -30,7 +30,8 @@ from gpulint.reporters import github_annotations, markdown
 class GitHubContext:
     """Where to comment, from flags first and the GitHub Actions environment second."""
 
-    def __init__(self, repo: str | None, pr: int | None, head_sha: str | None, server_url: str) -> None:
+    def __init__(self, repo: str | None, pr: int | None, head_sha: str | None,
+                 server_url: str) -> None:
         self.repo = repo
         self.pr = pr
         self.head_sha = head_sha
@@ -65,7 +66,8 @@ def resolve_context(
         issue = event.get("issue")
         if number is None and isinstance(issue, dict) and issue.get("pull_request"):
             number = issue.get("number")  # issue_comment events on a pull request
-        pr = number if isinstance(number, int) and not isinstance(number, bool) and number > 0 else None
+        valid = isinstance(number, int) and not isinstance(number, bool) and number > 0
+        pr = number if valid else None
     if head_sha is None:
         head_sha = ((pull.get("head") or {}).get("sha")) or None
     return GitHubContext(repo, pr, head_sha, env.get("GITHUB_SERVER_URL") or "https://github.com")
@@ -96,20 +98,23 @@ def comment() -> None:
 @click.option("--repo", default=None, help="owner/name; default $GITHUB_REPOSITORY.")
 @click.option("--pr", type=click.IntRange(min=1), default=None,
               help="Pull request number; default from $GITHUB_EVENT_PATH.")
-@click.option("--head-sha", default=None, help="PR head commit; default pull_request.head.sha from the event.")
+@click.option("--head-sha", default=None,
+              help="PR head commit; default pull_request.head.sha from the event.")
 @click.option("--token", envvar="GITHUB_TOKEN", default=None, show_envvar=True,
               help="Token with pull-requests: write.")
 @click.option("--api-url", envvar="GITHUB_API_URL", default=None, show_envvar=True,
               help="API base URL (GitHub Enterprise Server: https://HOST/api/v3).")
-@click.option("--behaviour", "--behavior", "behaviour", type=click.Choice(BEHAVIOURS), default="update",
-              show_default=True, help="How to treat an earlier gpulint comment.")
+@click.option("--behaviour", "--behavior", "behaviour", type=click.Choice(BEHAVIOURS),
+              default="update", show_default=True, help="How to treat an earlier gpulint comment.")
 @click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default="never",
               show_default=True, help="Exit 1 (after commenting) if findings reach this severity.")
 @click.option("--comment-author", default=None,
-              help="Login that owns the gpulint comment; default: the token's user, or github-actions[bot].")
-@click.option("--strict", is_flag=True, help="Exit 1 instead of 0 when the comment could not be written.")
-@click.option("--max-chars", type=click.IntRange(min=1000, max=markdown.GITHUB_COMMENT_LIMIT), default=65000,
-              show_default=True, help="Comment size budget.")
+              help="Login that owns the gpulint comment; default: the token's user, or "
+                   "github-actions[bot].")
+@click.option("--strict", is_flag=True,
+              help="Exit 1 instead of 0 when the comment could not be written.")
+@click.option("--max-chars", type=click.IntRange(min=1000, max=markdown.GITHUB_COMMENT_LIMIT),
+              default=65000, show_default=True, help="Comment size budget.")
 def github(
     report_path: str,
     diff_path: str | None,
@@ -137,7 +142,8 @@ def github(
         raise click.UsageError("--head-sha must be a hexadecimal commit id")
 
     ctx = resolve_context(repo, pr, head_sha)
-    body = markdown.render(report, diff, repo_url=ctx.repo_url, head_sha=ctx.head_sha, max_chars=max_chars)
+    body = markdown.render(report, diff, repo_url=ctx.repo_url, head_sha=ctx.head_sha,
+                           max_chars=max_chars)
     write_job_summary(body)
 
     problem = _post(ctx, body, token, api_url, behaviour, comment_author)

@@ -46,7 +46,7 @@ def render_text(data: dict[str, Any], verbose: bool = True) -> str:
     else:
         table = text_table(HEADERS, [_cells(r) for r in rows], NUMERIC)
         out += table[:2]
-        for r, line in zip(rows, table[2:]):
+        for r, line in zip(rows, table[2:], strict=False):
             out.append(line)
             if r["unpriced_reason"]:
                 out.append(f"    not priced: {r['unpriced_reason']}")
@@ -75,13 +75,13 @@ def render_markdown(data: dict[str, Any]) -> str:
                                           if r["unpriced_reason"] else str(r["basis"]))
                for r in data["resources"]]
     if details:
-        out += ["", "<details><summary>Price basis per resource</summary>", ""] + details + \
-               ["", "</details>"]
+        out += ["", "<details><summary>Price basis per resource</summary>", "", *details,
+                "", "</details>"]
     providers, groups = _totals(data)
-    out += ["", "### By provider", ""] + markdown_table(("Provider", "Monthly"), providers,
-                                                        frozenset({1}))
-    out += ["", f"### By tag `{t['group_by']}`", ""] + markdown_table(
-        (t["group_by"], "Monthly"), groups, frozenset({1}))
+    right = frozenset({1})  # the money column
+    out += ["", "### By provider", "", *markdown_table(("Provider", "Monthly"), providers, right)]
+    out += ["", f"### By tag `{t['group_by']}`", "",
+            *markdown_table((t["group_by"], "Monthly"), groups, right)]
     unpriced = f" ({t['unpriced_resources']} not priced)" if t["unpriced_resources"] else ""
     out += ["", f"**Total: {money(t['monthly_usd'])}/month**{unpriced}", "",
             f"_{price_note(data)}_"]
@@ -90,8 +90,8 @@ def render_markdown(data: dict[str, Any]) -> str:
 
 @click.command("cost")
 @click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "html"]), default="text",
-              show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "html"]),
+              default="text", show_default=True)
 @click.option("--group-by", default="team", show_default=True, metavar="TAG",
               help="Tag or label whose values the totals are grouped by.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),

@@ -66,7 +66,7 @@ def render_text(d: dict[str, Any], verbose: bool = False) -> str:
         out.append("")
         table = text_table(HEADERS, [_cells(e) for e in shown], NUMERIC)
         out += table[:2]
-        for e, line in zip(shown, table[2:]):
+        for e, line in zip(shown, table[2:], strict=False):
             out.append(line)
             if e.get("changes"):
                 out.append(f"    {_what_changed(e)}")
@@ -94,7 +94,7 @@ def render_markdown(d: dict[str, Any]) -> str:
     if changed:
         out += markdown_table(HEADERS, [_cells(e) for e in changed], NUMERIC)
         notes = [f"- `{e['address']}`: {_what_changed(e)}" for e in changed if e.get("changes")]
-        out += ([""] + notes) if notes else []
+        out += ["", *notes] if notes else []
     else:
         out.append("No GPU resource changed.")
     if d["unpriced_changes"]:
@@ -131,8 +131,8 @@ def _load_report(path: str) -> dict[str, Any]:
               help="Compare with an earlier `gpulint scan --format json` report instead of git.")
 @click.option("--max-increase", type=click.FloatRange(0), metavar="USD",
               help="Exit 1 when the change adds more than this many USD a month.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "html"]), default="text",
-              show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "html"]),
+              default="text", show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write to a file instead of standard output.")
 @click.option("--verbose", "-v", is_flag=True,

@@ -150,7 +150,8 @@ def _load_yaml(path: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""
-        raise ConfigError(f"{path}{where}: invalid YAML: {getattr(e, 'problem', None) or e}") from None
+        problem = getattr(e, "problem", None) or e
+        raise ConfigError(f"{path}{where}: invalid YAML: {problem}") from None
     return ({} if data is None else data), lines
 
 
@@ -238,9 +239,11 @@ def _describe(error: Any, lines: dict[tuple[Any, ...], int]) -> list[Problem]:
         needed = [v for e in error.context if e.validator == "required" for v in e.validator_value]
         if needed and len(needed) == len(error.context):
             return [at(path, "needs " + " or ".join(repr(k) for k in needed))]
-        choices = [str(v) for e in error.context if e.validator == "enum" for v in e.validator_value]
+        choices = [str(v) for e in error.context if e.validator == "enum"
+                   for v in e.validator_value]
         hint = did_you_mean(error.instance, choices) if isinstance(error.instance, str) else ""
-        return [at(path, f"got {error.instance!r}; expected {_expected(list(error.context))}{hint}")]
+        expected = _expected(list(error.context))
+        return [at(path, f"got {error.instance!r}; expected {expected}{hint}")]
     if error.validator == "enum":
         hint = did_you_mean(error.instance, map(str, error.validator_value)) \
             if isinstance(error.instance, str) else ""

@@ -75,7 +75,8 @@ class Override:
         how = f"${self.hourly_usd:g}/h" if self.hourly_usd is not None else \
             f"-{self.discount_percent:g}%"
         note = f", {self.note}" if self.note else ""
-        return f"override {_at(origin, self.line)} ({self.provider} {target} {self.capacity} {how}{note})"
+        what = f"{self.provider} {target} {self.capacity} {how}{note}"
+        return f"override {_at(origin, self.line)} ({what})"
 
 
 @dataclass(frozen=True)

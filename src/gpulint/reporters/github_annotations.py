@@ -36,7 +36,8 @@ def _line(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else None
 
 
-def iter_annotations(report: dict[str, Any], *, max_annotations: int = DEFAULT_MAX) -> Iterable[str]:
+def iter_annotations(report: dict[str, Any], *,
+                     max_annotations: int = DEFAULT_MAX) -> Iterable[str]:
     findings = list(report.get("findings") or [])
     for f in findings[:max_annotations]:
         level = _LEVELS.get(str(f.get("severity")), "warning")
@@ -50,9 +51,11 @@ def iter_annotations(report: dict[str, Any], *, max_annotations: int = DEFAULT_M
         yield command(level, message, file=f.get("path"), line=_line(f.get("line")), title=title)
     for d in report.get("diagnostics") or []:
         level = _LEVELS.get(str(d.get("severity")), "warning")
-        yield command(level, d.get("message"), file=d.get("path"), line=_line(d.get("line")), title="gpulint")
+        yield command(level, d.get("message"), file=d.get("path"), line=_line(d.get("line")),
+                      title="gpulint")
     if len(findings) > max_annotations:
-        yield command("notice", f"{len(findings) - max_annotations} more gpulint findings not annotated; see the job summary.")
+        yield command("notice", f"{len(findings) - max_annotations} more gpulint findings not "
+                                "annotated; see the job summary.")
 
 
 def render(report: dict[str, Any], *, max_annotations: int = DEFAULT_MAX) -> str:

@@ -78,4 +78,5 @@ def render(report: dict[str, Any], rules: list[dict[str, Any]] | None = None) ->
         err = ET.SubElement(suite, "system-err")
         err.text = _x("\n".join(f"{_where(d)}: {d.get('message')}" for d in report["diagnostics"]))
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    xml = ET.tostring(suites, encoding="unicode")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + xml + "\n"

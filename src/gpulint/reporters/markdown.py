@@ -99,7 +99,8 @@ def _counts_line(report: dict[str, Any], diff: dict[str, Any] | None) -> str:
     if total == 0:
         text = "✅ No GPU cost findings."
     else:
-        parts = [f"{_SEVERITY_ICON[s]} {counts[s]} {_SEVERITY_LABEL[s]}" for s in _SEVERITIES if counts[s]]
+        parts = [f"{_SEVERITY_ICON[s]} {counts[s]} {_SEVERITY_LABEL[s]}"
+                 for s in _SEVERITIES if counts[s]]
         text = f"**{total} finding{'s' if total != 1 else ''}**: " + " · ".join(parts)
     saving = summary.get("potential_saving_usd")
     if saving is None:
@@ -146,12 +147,14 @@ def _findings_table(
         saving = f.get("monthly_saving_usd")
         lines.append(
             f"| {_location(f, repo_url, head_sha)} | {icon} {code_span(f.get('rule'))}{new} "
-            f"| {escape_text(f.get('message'))} | {usd_compact(saving) if saving is not None else '—'} |"
+            f"| {escape_text(f.get('message'))} "
+            f"| {usd_compact(saving) if saving is not None else '—'} |"
         )
     hidden = len(findings) - limit
     if hidden > 0:
         lines.append("")
-        lines.append(f"_…and {hidden} more finding{'s' if hidden != 1 else ''} not shown (comment size limit)._")
+        lines.append(f"_…and {hidden} more finding{'s' if hidden != 1 else ''} not shown "
+                     "(comment size limit)._")
     return lines
 
 
@@ -163,7 +166,8 @@ def _resources_section(
     report: dict[str, Any], diff: dict[str, Any] | None, limit: int
 ) -> list[str]:
     if diff and diff.get("resources"):
-        rows = [r for r in diff["resources"] if r.get("change") != "unchanged"] or list(diff["resources"])
+        rows = ([r for r in diff["resources"] if r.get("change") != "unchanged"]
+                or list(diff["resources"]))
         changed = sum(1 for r in diff["resources"] if r.get("change") != "unchanged")
         body = ["| Resource | Change | $/mo |", "|---|---|---:|"]
         for r in rows[:limit]:
@@ -174,7 +178,8 @@ def _resources_section(
                 money = f"~~{usd_compact(before)}~~"
             else:
                 money = f"{usd_compact(before)} → {usd_compact(after)}"
-            body.append(f"| {code_span(r.get('address'))} | {escape_text(r.get('change'))} | {money} |")
+            body.append(f"| {code_span(r.get('address'))} | {escape_text(r.get('change'))} "
+                        f"| {money} |")
         title = f"GPU resources changed in this PR ({changed})"
         total = len(rows)
     else:
@@ -189,7 +194,8 @@ def _resources_section(
             if isinstance(count, int) and count > 1:
                 gpus += f" ×{count}"
             body.append(
-                f"| {code_span(r.get('address'))} | {escape_text(gpus)} | {usd_compact(r.get('monthly_cost_usd'))} |"
+                f"| {code_span(r.get('address'))} | {escape_text(gpus)} "
+                f"| {usd_compact(r.get('monthly_cost_usd'))} |"
             )
         title = f"GPU resources ({len(rows)})"
         total = len(rows)
@@ -207,9 +213,9 @@ def _bullets(items: list[dict[str, Any]], text_key: str, limit: int) -> list[str
         where = clean(item.get("path"))
         if where and item.get("line"):
             where += f":{item.get('line')}"
-        label = " ".join(
-            x for x in (code_span(where) if where else "", code_span(item.get("rule")) if item.get("rule") else "") if x
-        )
+        spans = (code_span(where) if where else "",
+                 code_span(item.get("rule")) if item.get("rule") else "")
+        label = " ".join(x for x in spans if x)
         addr = item.get("address")
         if addr:
             label += f" {code_span(addr)}"
@@ -259,7 +265,8 @@ def _footer(report: dict[str, Any]) -> list[str]:
             bits.append(escape_text(catalog["stale_note"]))
     if hours:
         bits.append(f"{escape_text(hours)} h/month")
-    bits.append(f"{escape_text(tool.get('name') or 'gpulint')} {escape_text(tool.get('version') or '')}".strip())
+    name, version = tool.get("name") or "gpulint", tool.get("version") or ""
+    bits.append(f"{escape_text(name)} {escape_text(version)}".strip())
     return ["<sub>" + " · ".join(bits) + "</sub>"]
 
 
@@ -328,7 +335,8 @@ def render(
     n_resources = max(len(report.get("resources") or []), len((diff or {}).get("resources") or []))
     n_problems = max(len(report.get("not_evaluated") or []), len(report.get("diagnostics") or []))
     n_fixed = len((diff or {}).get("fixed_findings") or [])
-    limits = {"findings": n_findings, "resources": n_resources, "problems": n_problems, "fixed": n_fixed}
+    limits = {"findings": n_findings, "resources": n_resources, "problems": n_problems,
+              "fixed": n_fixed}
     body = _compose(report, diff, repo_url, head_sha, limits, None)
     if len(body) <= max_chars:
         return body

@@ -30,7 +30,8 @@ def _fence(text: str) -> str:
 
 def _rule_name(rule_id: str) -> str:
     """SARIF ``name`` is an identifier-like PascalCase form of the id."""
-    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", rule_id) if part)
+    parts = re.split(r"[^A-Za-z0-9]+", rule_id)
+    return "".join(part[:1].upper() + part[1:] for part in parts if part)
 
 
 def _rule_descriptor(rule: dict[str, Any]) -> dict[str, Any]:
@@ -87,7 +88,8 @@ def artifact_uri(path: str) -> tuple[str, str | None]:
         except ValueError:
             rel = None
         if rel is None or rel.startswith(".."):
-            return "file://" + quote(PurePosixPath(raw.replace("\\", "/")).as_posix(), safe="/:"), None
+            posix = PurePosixPath(raw.replace("\\", "/")).as_posix()
+            return "file://" + quote(posix, safe="/:"), None
         raw = rel.replace(os.sep, "/")
     while raw.startswith("./"):
         raw = raw[2:]

@@ -12,7 +12,7 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]],
 
     def line(cells: Sequence[str]) -> str:
         return "  ".join(c.rjust(w) if i in right else c.ljust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=False))).rstrip()
 
     return [line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows]
 
