@@ -21,7 +21,7 @@ from gpulint.sizing import estimate
 LIMITS: dict[str, tuple[type, float, float]] = {
     "headroom": (float, 0.05, 1.0), "fit_headroom": (float, 0.05, 1.0),
     "concurrency": (int, 1, 100_000), "context": (int, 1, 100_000_000),
-    "min_relative_throughput": (float, 0.0, 100.0),
+    "min_relative_throughput": (float, 0.0, 100.0), "fit_margin": (float, 0.0, 1.0),
 }
 
 
@@ -29,6 +29,9 @@ LIMITS: dict[str, tuple[type, float, float]] = {
 class SizingSettings:
     headroom: float = estimate.DEFAULT_HEADROOM  # share of GPU memory an alternative may fill
     fit_headroom: float = estimate.DEFAULT_HEADROOM  # share the model must start within
+    # "Does not fit" only when the need exceeds the usable memory by more than this share: an
+    # estimate is not exact, and a false error blocks a pull request.
+    fit_margin: float = 0.1
     concurrency: int | None = estimate.DEFAULT_CONCURRENCY  # typical-load sequences
     context: int | None = None  # tokens when the manifest declares none (None: sizing's)
     # A current-generation GPU must give this share of the memory bandwidth and tensor

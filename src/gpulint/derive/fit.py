@@ -18,12 +18,16 @@ from gpulint.derive.alternative import (
     record,
     set_unknown,
 )
+import math
+
 from gpulint.facts.model_decl import ModelDecl
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import offers
 from gpulint.sizing import estimate as sizing
 from gpulint.sizing import generations
 from gpulint.sizing import model_catalog as models
+from gpulint.sizing.engine_precision import CHECKPOINT
+from gpulint.sizing.precision import normalize_precision
 
 _TRAINING_METHODS = {"training": "full", "full": "full", "fine-tune": "full", "lora": "lora",
                      "qlora": "qlora"}
@@ -42,7 +46,24 @@ def model_label(decl: ModelDecl, info: models.ModelInfo) -> str:
     return f"{decl.id} ({info.params_total / 1e9:g}B parameters, estimated from its name)"
 
 
-def _estimates(res: Resource, decl: ModelDecl, info: models.ModelInfo,
+def _precision(decl: ModelDecl, info: models.ModelInfo) -> str | Unknown | None:
+    """The precision to size at: the declared one, the checkpoint's own when the engine leaves
+    it to the checkpoint, None for the model's default. Never a silent guess."""
+    fix = "declare it with the gpulint.dev/precision label or models[].precision in the configuration"
+    if decl.precision is None:
+        return None
+    if decl.precision == CHECKPOINT:
+        own = info.implied_precision or info.release_precision
+        if own:
+            return own
+        return Unknown(f"{decl.server or 'the engine'}'s quantization takes its width from the "
+                       f"checkpoint, and {decl.id!r} does not say it in its name; {fix}")
+    if normalize_precision(decl.precision) is None:
+        return Unknown(f"precision {decl.precision!r} is not one gpulint knows; {fix}")
+    return decl.precision
+
+
+def _estimates(res: Resource, decl: ModelDecl, info: models.ModelInfo, precision: str | None,
                opts: Context) -> tuple[sizing.Estimate, sizing.Estimate]:
     """(minimum to start, typical load). Serving needs at least one full-context sequence of KV
     cache to start; right-sizing uses the configured (or documented default) concurrency."""
@@ -50,14 +71,15 @@ def _estimates(res: Resource, decl: ModelDecl, info: models.ModelInfo,
     if purpose in _TRAINING_METHODS or (not purpose and res.facts.get("workload") == "training"):
         method = _TRAINING_METHODS.get(purpose, "full")
         res.facts["model.purpose"] = method if method != "full" else "training"
-        est = sizing.estimate_training(info, method, decl.precision)
+        est = sizing.estimate_training(info, method, precision)
         return est, est
     res.facts["model.purpose"] = "inference"
-    args = (info, decl.precision, decl.context or opts.sizing.context)
+    args = (info, precision, decl.context or opts.sizing.context)
     # Pipeline stages split weights and KV cache by layer as tensor ranks do by head, so one
     # replica's memory is spread over tensor × pipeline GPUs; data-parallel replicas each hold it all.
     kwargs = {"tensor_parallel": decl.gpus_per_replica,
-              "gpu_memory_utilization": decl.gpu_memory_utilization}
+              "gpu_memory_utilization": decl.gpu_memory_utilization,
+              "kv_cache_dtype": "fp8" if decl.kv_cache_bytes == 1 else None}
     return (sizing.estimate_inference(*args, concurrency=1, **kwargs),
             sizing.estimate_inference(*args, concurrency=opts.sizing.concurrency, **kwargs))
 
@@ -77,8 +99,13 @@ def _model(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | N
     f["model.params_b"] = round(info.params_total / 1e9, 2)
     f["model.estimated"] = info.estimated
     f["explain.model_label"] = model_label(decl, info)
+    precision = _precision(decl, info)
+    if isinstance(precision, Unknown):
+        res.set_fact("model.precision", precision)
+        set_unknown(res, _FACTS, precision.reason)
+        return None
     try:
-        minimum, est = _estimates(res, decl, info, opts)
+        minimum, est = _estimates(res, decl, info, precision, opts)
     except (ValueError, KeyError, TypeError, ZeroDivisionError) as e:
         res.set_fact("model.fits", Unknown(f"memory estimate failed: {e}"))
         set_unknown(res, _FACTS[1:], f"memory estimate failed: {e}")
@@ -100,12 +127,15 @@ def _model(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | N
             set_unknown(res, _FACTS, f"{name} unknown: {why}")
             return est
     usable = min(count, decl.gpus_per_replica) if decl.parallel_declared else count
-    f["model.fits"] = sizing.fits(minimum, mem, usable, opts.sizing.fit_headroom)
     f["gpu.total_memory_gib"] = round(mem * count, 1)
+    fits = _fit(res, minimum, info, mem, count, usable, opts)
+    if fits is None:
+        return est
     f["sizing.utilization"] = round(est.total_gib / (mem * count), 3)
     mig = f" MIG {f['gpu.mig_profile']}" if f.get("gpu.mig_profile") else ""  # slices, not GPUs
-    f["explain.provided"] = f"{count:g}× {f.get('gpu.model')}{mig} ({mem * count:.1f} GiB)"
-    if usable < count:
+    if fits:  # when it does not, _fit worded what is given against what is needed
+        f["explain.provided"] = f"{count:g}× {f.get('gpu.model')}{mig} ({mem * count:.1f} GiB)"
+    if fits and usable < count:
         f["explain.provided"] += (f", of which tensor parallelism {usable:g} uses "
                                f"{mem * usable:.1f} GiB")
     if "group.gpu_count" in f:
@@ -121,11 +151,48 @@ def _model(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | N
         f["sizing.alternative"] = None
         f["sizing.saving_fraction"] = 0.0
     else:
-        _alternative(res, est, opts)
+        _alternative(res, est, opts, oversized=True)
     return est
 
 
-def _alternative(res: Resource, est: sizing.Estimate, opts: Context) -> None:
+def _fit(res: Resource, minimum: sizing.Estimate, info: models.ModelInfo, mem: float,
+         count: float, usable: float, opts: Context) -> bool | None:
+    """Set model.fits. "Does not fit" is said only when the estimate rests on catalog figures
+    and exceeds the usable memory by more than the sizing.fit_margin; a closer call, or a size
+    read from the name alone, is "could not evaluate". None when unknown."""
+    f = res.facts
+    share = minimum.inputs.get("gpu_memory_utilization") or opts.sizing.fit_headroom
+    n = max(1, math.floor(usable))
+    need = minimum.per_gpu_gib(n)
+    room = mem * usable * share if usable < 1 else mem * share
+    if need <= room:
+        f["model.fits"] = True
+        return True
+    if info.estimated:
+        why = (f"the model's size is estimated from its name ({info.params_total / 1e9:g}B), and "
+               f"that estimate needs {need:.1f} GiB per GPU of the {room:.1f} GiB usable; "
+               "declare the model (models: in the configuration) to check the fit")
+    elif need <= room * (1 + opts.sizing.fit_margin):
+        why = (f"it needs {need:.1f} GiB per GPU, within {opts.sizing.fit_margin:.0%} of the "
+               f"{room:.1f} GiB usable: too close for an estimate to decide "
+               "(sizing.fit_margin)")
+    else:
+        f["model.fits"] = False
+        # Need and room in the same terms (per GPU, after headroom), so the message can never
+        # state a need smaller than what it says is given.
+        if n > 1:
+            f["model.minimum"] = f"{need:.1f} GiB on each of {n:g} GPUs ({minimum.describe()})"
+        gpus = f"{count:g}× {f.get('gpu.model')}"
+        where = (f"{'each of ' if n > 1 else ''}the {n:g} of {gpus} that tensor parallelism "
+                 f"{n:g} uses") if usable < count else f"{'each of ' if n > 1 else ''}{gpus}"
+        f["explain.provided"] = f"{room:.1f} GiB usable on {where} ({share:.0%} of {mem:g} GiB)"
+        return False
+    set_unknown(res, ("model.fits", *_FACTS[1:]), why)
+    return None
+
+
+def _alternative(res: Resource, est: sizing.Estimate, opts: Context,
+                 oversized: bool = False) -> None:
     """The cheapest instance (or GPU count, for a bare pod) that holds the estimate: same
     provider and region, same GPU vendor, current generation (docs/sizing.md)."""
     f = res.facts
@@ -158,9 +225,16 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: Context) -> None:
     same = offer is not None and (offer.name == f.get("cost.instance_type",
                                                       f.get("instance.type")) or (
         pod_without_node(res) and offer.gpu_model == gpu and offer.gpu_count == f["gpu.count"]))
-    if offer is None or same:
+    # Oversized means more GPU than the model needs: the fit must have fewer GPUs or less GPU
+    # memory. A cheaper host with the same (or larger) GPUs is a host or generation question.
+    count, mem = f.get("gpu.count"), f.get("gpu.memory_gib")
+    not_smaller = oversized and offer is not None and is_number(count) and is_number(mem) \
+        and offer.gpu_count >= count and offer.total_memory_gib >= count * mem - 0.05
+    if offer is None or same or not_smaller:
         f["sizing.alternative"] = None
         f["sizing.saving_fraction"] = 0.0
+        if not_smaller:
+            f["explain.alternative_detail"] = "no smaller GPU configuration holds it"
         return
     f["sizing.saving_fraction"] = record(res, "sizing", offer, current, opts.hours,
                                          holds_on(est, offer))

@@ -204,6 +204,10 @@ def _variants(key: str) -> list[str]:
     out = [key]
     key = _GGUF_RX.sub("", key)
     out.append(key)
+    dotted = re.search(r"\.([a-z0-9]+)$", key)  # "…-quantized.w4a16" (Neural Magic, RedHatAI)
+    if dotted and dotted.group(1) in _PRECISION_TOKENS:
+        key = key[: dotted.start()]
+        out.append(key)
     # ollama "llama3.1:8b-instruct-q4_K_M" or plain docker-ish ":latest"
     m = _OLLAMA_SPLIT.match(key)
     tokens = re.split(r"(?<=[^-_])[-_](?=[^-_])", key)
