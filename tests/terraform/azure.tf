@@ -240,14 +240,14 @@ resource "azurerm_linux_virtual_machine" "in_group" {
   size                = "Standard_NC4as_T4_v3"
 }
 
-# A computed attribute (or one of an expanded resource) is known only after apply.
+# An argument of one instance of an expanded resource is read from that instance.
 resource "azurerm_resource_group" "many" {
   count    = 2
   name     = "rg-${count.index}"
-  location = "eastus"
+  location = count.index == 0 ? "eastus" : "westus2"
 }
 
-# expect: why:region="'azurerm_resource_group.many' refers to another resource, known only after apply"
+# expect: region=eastus region.source=code
 resource "azurerm_linux_virtual_machine" "in_counted_group" {
   name                = "in-counted-group"
   resource_group_name = "x"
@@ -255,6 +255,7 @@ resource "azurerm_linux_virtual_machine" "in_counted_group" {
   size                = "Standard_NC4as_T4_v3"
 }
 
+# A computed attribute is known only after apply.
 # expect: why:region="'azurerm_resource_group.ml.id' is known only after apply"
 resource "azurerm_linux_virtual_machine" "by_id" {
   name                = "by-id"

@@ -46,7 +46,8 @@ class PlanInstance(ResourceInstance):
     def with_view(self, view: ValueView) -> PlanInstance:
         return PlanInstance(self.address, self.type, self.name, self.mode, self.path, view,
                             self.providers, self.module_address, self.peers,
-                            self.expansion_unknown, self.provider_key, self.actions, None)
+                            self.expansion_unknown, self.provider_key, self.actions, None,
+                            key=self.key)
 
 
 def _expr_value(expr: Any, variables: dict[str, Any]) -> Any:
@@ -152,16 +153,18 @@ def load_plan(path: str, text: str, data: dict[str, Any]) -> tuple[list[PlanInst
         own = rc["address"][len(module_address) + 1:] if module_address else rc["address"]
         cfg = configs.get((_INDEX.sub("", module_address), _INDEX.sub("", own)), {})
         line = lines.get(rc["address"], 1)
+        index = rc.get("index")
+        key = index if isinstance(index, (int, str)) and not isinstance(index, bool) else None
         after_view = ValueView(after, line, change.get("after_unknown"),
-                               cfg.get("expressions"))
+                               cfg.get("expressions"), key=key)
         before = change.get("before")
-        before_view = ValueView(before, line, None, cfg.get("expressions")) \
+        before_view = ValueView(before, line, None, cfg.get("expressions"), key=key) \
             if isinstance(before, dict) else None
         peers = peers_by_module.setdefault(module_address, Peers())
         inst = PlanInstance(rc["address"], str(rc.get("type", "")), str(rc.get("name", "")),
                             str(rc.get("mode", "managed")), path, after_view, providers,
                             module_address, peers, None, str(cfg.get("provider_config_key", "")),
-                            actions, before_view)
+                            actions, before_view, key=key)
         if inst.mode == "managed":
             peers.setdefault((inst.type, inst.name), []).append(inst)
         out.append(inst)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpulint.model import Diagnostic, Unknown
+from gpulint.terraform.expansion import address_suffix, instance_keys
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.namespace import LazyOutputs, Module
 from gpulint.terraform.syntax import Block, GetAttr, ObjectExpr, Var
@@ -28,9 +29,8 @@ from gpulint.terraform.views import (
 )
 
 MAX_MODULE_DEPTH = 16
-# Bounds on expansion, so `count = 1e9` or modules fanning out at every level cannot exhaust
-# memory: instances per resource or module call, and resource instances in one scan.
-MAX_INSTANCES = 10_000
+# Bound on expansion, so modules fanning out at every level cannot exhaust memory: resource
+# instances in one scan (instances per resource or call: expansion.MAX_INSTANCES).
 MAX_TOTAL_INSTANCES = 200_000
 
 # Arguments of a module call that are Terraform's own, not the module's inputs.
@@ -97,32 +97,10 @@ def _provider_blocks(files: list[ParsedFile], scope: Scope,
 
 
 def _instance_keys(block: Block, scope: Scope) -> list[tuple[str, Scope]] | Unknown:
-    """The instances a resource or module call expands into, each with its scope."""
-    if "count" in block.attributes:
-        n = evaluate(block.attributes["count"].expr, scope)
-        if isinstance(n, Unknown):
-            return Unknown(f"count: {n.reason}")
-        if isinstance(n, bool) or not isinstance(n, (int, float)) or n != int(n) or n < 0:
-            # Terraform rejects these at plan time; say so instead of guessing an instance count.
-            return Unknown(f"count must be a whole number of 0 or more, got {n!r}")
-        n = int(n)
-        if n > MAX_INSTANCES:
-            return Unknown(f"count = {n:,} exceeds gpulint's limit of {MAX_INSTANCES:,} instances")
-        return [(f"[{i}]", scope.child(count={"index": i})) for i in range(max(n, 0))]
-    if "for_each" in block.attributes:
-        coll = evaluate(block.attributes["for_each"].expr, scope)
-        if isinstance(coll, Unknown):
-            return Unknown(f"for_each: {coll.reason}")
-        if isinstance(coll, list):
-            coll = {str(v): v for v in coll}
-        if not isinstance(coll, dict):
-            return Unknown("for_each is not a map or set")
-        if len(coll) > MAX_INSTANCES:
-            return Unknown(f"for_each over {len(coll):,} items exceeds gpulint's limit of "
-                           f"{MAX_INSTANCES:,} instances")
-        return [(f"[{json.dumps(str(k))}]", scope.child(each={"key": k, "value": v}))
-                for k, v in coll.items()]
-    return [("", scope)]
+    """The instances a module call expands into: (address suffix, scope) each."""
+    keys = instance_keys(block, scope)
+    return keys if isinstance(keys, Unknown) else \
+        [(address_suffix(key), inner) for key, inner in keys]
 
 
 def load_module(directory: str, files: list[ParsedFile], variables: dict[str, Any],
@@ -153,18 +131,18 @@ def load_module(directory: str, files: list[ParsedFile], variables: dict[str, An
 
 def _expand_resource(module: Module, f: ParsedFile, b: Block, prefix: str, peers: Peers,
                      result: LoadResult) -> None:
-    keys = _instance_keys(b, module.scope)
+    keys = instance_keys(b, module.scope)
     base = f"{prefix}{'data.' if b.type == 'data' else ''}{b.labels[0]}.{b.labels[1]}"
     unknown_expansion: Unknown | None = None
     if isinstance(keys, Unknown):
         # Still report the resource once, with the expansion unknown.
         unknown_expansion = Unknown(f"{base}: {keys.reason}")
-        keys = [("", module.scope.child(count=keys, each=keys))]
-    for suffix, scope in keys:
-        inst = ResourceInstance(base + suffix, b.labels[0], b.labels[1],
+        keys = [(None, module.scope.child(count=keys, each=keys))]
+    for key, scope in keys:
+        inst = ResourceInstance(base + address_suffix(key), b.labels[0], b.labels[1],
                                 "data" if b.type == "data" else "managed", f.path,
                                 BlockView(b, scope), module.providers, module.address,
-                                peers, unknown_expansion)
+                                peers, unknown_expansion, key=key)
         if inst.mode == "managed":
             peers.setdefault((inst.type, inst.name), []).append(inst)
         result.resources.append(inst)

@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 from gpulint.model import Unknown
+from gpulint.terraform.expansion import address_suffix, instance_keys
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.syntax import Block
 from gpulint.terraform.types import apply_type
@@ -32,8 +33,8 @@ class Module:
         # Managed resources by type and name: `TYPE.NAME.location` of a resource group is the
         # value written in that block, known before apply.
         self.resource_decls: dict[str, dict[str, Block]] = {}
-        self.resolving: set[tuple[int, str]] = set()
-        self.configured: dict[tuple[int, str], Any] = {}  # evaluated once each
+        self.resolving: set[tuple[Any, ...]] = set()
+        self.configured: dict[tuple[Any, ...], Any] = {}  # evaluated once each
         # Local module calls by name: their outputs, one per instance ([i] / ["key"]) when
         # the call has count or for_each.
         self.calls: dict[str, Any] = {}
@@ -165,7 +166,8 @@ class _ModuleCalls(_LazyVars):
 
 
 class _Resources(_LazyVars):
-    """`TYPE.NAME` of a resource in the module: its configured arguments."""
+    """`TYPE.NAME` of a resource in the module: its configured arguments; for a resource with
+    count or for_each, its instances by index or key, each with its own `each`/`count`."""
 
     def __init__(self, module: Module, type_: str) -> None:
         super().__init__(module)
@@ -173,28 +175,48 @@ class _Resources(_LazyVars):
 
     def __getitem__(self, key: str) -> Any:
         block = self._m.resource_decls[self._type].get(key)
-        if block is None or "count" in block.attributes or "for_each" in block.attributes:
-            return Unknown(f"'{self._type}.{key}' refers to another resource, known only after "
-                           "apply")
-        return _Configured(self._m, block, f"{self._type}.{key}")
+        address = f"{self._type}.{key}"
+        if block is None:
+            return Unknown(f"'{address}' refers to another resource, known only after apply")
+        if "count" not in block.attributes and "for_each" not in block.attributes:
+            return _Configured(self._m, block, address, self._m.scope)
+        marker = (id(block), "instances")
+        if marker in self._m.resolving:
+            return Unknown(f"the instances of '{address}' depend on themselves")
+        if marker not in self._m.configured:
+            self._m.resolving.add(marker)
+            try:
+                self._m.configured[marker] = _instances(self._m, block, address)
+            finally:
+                self._m.resolving.discard(marker)
+        return self._m.configured[marker]
+
+
+def _instances(module: Module, block: Block, address: str) -> Any:
+    keys = instance_keys(block, module.scope)
+    if isinstance(keys, Unknown):
+        return Unknown(f"instances of '{address}': {keys.reason}")
+    configured = {key: _Configured(module, block, f"{address}{address_suffix(key)}", scope)
+                  for key, scope in keys}
+    return list(configured.values()) if "count" in block.attributes else configured
 
 
 class _Configured(_LazyVars):
     """A resource's arguments as written; the rest (ids, computed values) only after apply."""
 
-    def __init__(self, module: Module, block: Block, address: str) -> None:
+    def __init__(self, module: Module, block: Block, address: str, scope: Scope) -> None:
         super().__init__(module)
-        self._block, self._address = block, address
+        self._block, self._address, self._scope = block, address, scope
 
     def __getitem__(self, key: str) -> Any:
         attr = self._block.attributes.get(key)
-        marker = (id(self._block), key)
+        marker = (id(self._block), self._address, key)
         if attr is None or marker in self._m.resolving:  # computed, or a reference cycle
             return Unknown(f"'{self._address}.{key}' is known only after apply")
         if marker not in self._m.configured:
             self._m.resolving.add(marker)
             try:
-                self._m.configured[marker] = evaluate(attr.expr, self._m.scope)
+                self._m.configured[marker] = evaluate(attr.expr, self._scope)
             finally:
                 self._m.resolving.discard(marker)
         return self._m.configured[marker]

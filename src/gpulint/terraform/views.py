@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpulint.model import Unknown
+from gpulint.terraform.expansion import same_key
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.syntax import Block, GetAttr, Var
-from gpulint.terraform.values import expression_refs, expression_strings
+from gpulint.terraform.values import SPLAT, WHOLE, Ref, expression_refs, expression_strings
 
 
 @dataclass
@@ -61,11 +62,13 @@ class BlockView:
         found = self.blocks(type_)
         return found[0] if found else None
 
-    def refs(self, name: str) -> list[tuple[str, str]]:
-        """Resources an attribute refers to (`TYPE.NAME.id` → that resource)."""
+    def refs(self, name: str) -> list[Ref]:
+        """Resources an attribute refers to (`TYPE.NAME[each.key].id` → that resource, and
+        the key as evaluated in this block's scope)."""
         if self.block is None or name not in self.block.attributes:
             return []
-        return expression_refs(self.block.attributes[name].expr)
+        return expression_refs(self.block.attributes[name].expr,
+                               lambda e: evaluate(e, self.scope))
 
     def raw_strings(self, name: str) -> list[str]:
         """The attribute's value when it is a string, and the literal strings written in it
@@ -130,10 +133,31 @@ class ResourceInstance:
     # Files of the module calls that instantiated it, innermost first: a change to the call's
     # inputs is a change to this resource (pre-commit passes only the calling file).
     call_paths: tuple[str, ...] = field(default=(), init=False)
+    # Its count index or for_each key; None for a resource with neither.
+    key: Any = field(default=None, kw_only=True)
 
-    def peer(self, type_: str, name: str) -> ResourceInstance | None:
-        found = self.peers.get((type_, name))
-        return found[0] if found else None
+    def peer(self, ref: Ref) -> ResourceInstance | Unknown | None:
+        """The instance of the same module a reference names; None when the module has no
+        such resource, Unknown when it has one but which instance is meant is not known (never
+        a guess: another instance may be a different machine)."""
+        found = self.peers.get((ref.type, ref.name))
+        if not found:
+            return None
+        where = f"{ref.type}.{ref.name}"
+        first: ResourceInstance = found[0]
+        if first.expansion_unknown is not None:
+            return Unknown(f"instances of {where} are unknown ({first.expansion_unknown.reason})")
+        if ref.key is WHOLE or ref.key is SPLAT:
+            if len(found) == 1:
+                return first
+            return Unknown(f"{where} has {len(found)} instances and the reference does not say "
+                           "which one")
+        if isinstance(ref.key, Unknown):
+            return Unknown(f"which instance of {where} is meant is unknown: {ref.key.reason}")
+        for inst in found:
+            if same_key(inst.key, ref.key):
+                return inst  # type: ignore[no-any-return]
+        return Unknown(f"{where} has no instance [{ref.key!r}]")
 
     def provider_block(self) -> ProviderBlock | None:
         """The provider block this resource uses: its `provider = NAME.ALIAS` argument, else

@@ -13,11 +13,13 @@ from gpulint.facts.terraform.common import (
     base,
     capacity,
     fixed_count,
+    link,
     linked,
     memoised,
     mentions,
     mixed_capacity,
     node_pool,
+    referenced,
     scaling,
     shutdown,
     taint_blocks,
@@ -64,32 +66,35 @@ def _template_blocks(view: Any) -> list[Any]:
     return found
 
 
-def template_of(inst: ResourceInstance) -> ResourceInstance | None:
-    """The launch template (or an ASG's legacy launch configuration) in the same module."""
+def template_of(inst: ResourceInstance) -> ResourceInstance | Unknown | None:
+    """The launch template (or an ASG's legacy launch configuration) in the same module: the
+    instance a keyed reference names, or Unknown when which one is not known."""
+    unsure: Unknown | None = None
     for block in _template_blocks(inst.view):
-        found = linked(inst, block, _TEMPLATE_ATTRS, "aws_launch_template")
-        if found is not None:
+        found = link(inst, block, _TEMPLATE_ATTRS, "aws_launch_template")
+        if isinstance(found, ResourceInstance):
             return found
-    return linked(inst, inst.view, ("launch_configuration",), "aws_launch_configuration")
+        unsure = unsure or found
+    found = link(inst, inst.view, ("launch_configuration",), "aws_launch_configuration")
+    return found if found is not None else unsure
 
 
-def _used_templates(inst: ResourceInstance) -> set[tuple[str, str]]:
-    """Launch templates that an ASG or node group of the module refers to."""
-    used = set()
+def _used_templates(inst: ResourceInstance) -> set[str]:
+    """Addresses of the launch templates that an ASG or node group of the module uses."""
+    used: set[str] = set()
     for (type_, _), peers in inst.peers.items():
         if type_ not in {"aws_autoscaling_group", "aws_eks_node_group"}:
             continue
         for peer in peers:
-            for block in _template_blocks(peer.view):
-                for attr in _TEMPLATE_ATTRS:
-                    used.update(block.refs(attr))
-            used.update(peer.view.refs("launch_configuration"))
+            refs = [ref for block in _template_blocks(peer.view) for attr in _TEMPLATE_ATTRS
+                    for ref in block.refs(attr)] + peer.view.refs("launch_configuration")
+            used.update(t.address for t in referenced(peer, refs))
     return used
 
 
 def aws_launch_template(inst: ResourceInstance) -> Resource | None:
     used = memoised(inst, "aws launch templates in use", lambda: _used_templates(inst))
-    if (inst.type, inst.name) in used:
+    if inst.address in used:
         return None  # priced once, through the node group or ASG that launches it
     v = inst.view
     tags = _launched_tags(inst)
@@ -103,11 +108,13 @@ def aws_launch_template(inst: ResourceInstance) -> Resource | None:
     return res
 
 
-def _launched_tags(template: ResourceInstance | None) -> dict[str, Any]:
+def _launched_tags(template: ResourceInstance | Unknown | None) -> dict[str, Any]:
     """The tags a launch template's tag_specifications put on the instances it launches: what
     the bill sees for a group that launches from it."""
     tags: dict[str, Any] = {}
-    for spec in template.view.blocks("tag_specifications") if template is not None else []:
+    if not isinstance(template, ResourceInstance):
+        return tags
+    for spec in template.view.blocks("tag_specifications"):
         t = spec.get("tags", {})
         if isinstance(t, dict):
             tags.update(t)
@@ -117,6 +124,8 @@ def _launched_tags(template: ResourceInstance | None) -> dict[str, Any]:
 def _type_from_template(inst: ResourceInstance) -> tuple[Any, Any]:
     """(instance type, spot?) from the launch template the group uses."""
     template = template_of(inst)
+    if isinstance(template, Unknown):
+        return Unknown(f"instance type comes from a launch template: {template.reason}"), False
     if template is None:
         if _template_blocks(inst.view) or inst.view.has("launch_configuration"):
             reason = "instance type comes from a launch template not found in this module"

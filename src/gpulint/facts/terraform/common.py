@@ -179,16 +179,41 @@ def taint_blocks(blocks: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def link(inst: ResourceInstance, view: Any, attrs: tuple[str, ...],
+         type_: str) -> ResourceInstance | Unknown | None:
+    """The instance of `type_` in the same module that one of `attrs` refers to (the keyed
+    instance for `TYPE.NAME[each.key]`); Unknown when the reference names such a resource but
+    not which of its instances."""
+    unsure: Unknown | None = None
+    for attr in attrs:
+        for ref in view.refs(attr):
+            if ref.type == type_:
+                found = inst.peer(ref)
+                if isinstance(found, ResourceInstance):
+                    return found
+                unsure = unsure or found
+    return unsure
+
+
 def linked(inst: ResourceInstance, view: Any, attrs: tuple[str, ...],
            type_: str) -> ResourceInstance | None:
-    """The resource of `type_` in the same module that one of `attrs` refers to."""
-    for attr in attrs:
-        for ref_type, name in view.refs(attr):
-            if ref_type == type_:
-                found = inst.peer(ref_type, name)
-                if found is not None:
-                    return found
-    return None
+    """`link` for what only adds detail (a model's name, a cluster's region): not found or
+    not sure is nothing."""
+    found = link(inst, view, attrs, type_)
+    return found if isinstance(found, ResourceInstance) else None
+
+
+def referenced(inst: ResourceInstance, refs: Any) -> list[ResourceInstance]:
+    """The instances references name; every instance of a resource when they do not say which
+    (a template some group uses ambiguously is still in use)."""
+    out: list[ResourceInstance] = []
+    for ref in refs:
+        found = inst.peer(ref)
+        if isinstance(found, ResourceInstance):
+            out.append(found)
+        elif isinstance(found, Unknown):
+            out.extend(inst.peers.get((ref.type, ref.name), []))
+    return out
 
 
 def mentions(view: Any, attrs: tuple[str, ...], words: re.Pattern[str]) -> bool:

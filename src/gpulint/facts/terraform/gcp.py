@@ -10,9 +10,11 @@ from gpulint.facts.terraform.common import (
     base,
     capacity,
     fixed_count,
+    link,
     linked,
     memoised,
     node_pool,
+    referenced,
     scaling,
     shutdown,
     taint_blocks,
@@ -106,30 +108,32 @@ _MANAGERS = ("google_compute_instance_group_manager",
 _TEMPLATES = ("google_compute_instance_template", "google_compute_region_instance_template")
 
 
-def _used_templates(inst: ResourceInstance) -> set[tuple[str, str]]:
-    """Instance templates that a group manager of the module refers to."""
-    used = set()
+def _used_templates(inst: ResourceInstance) -> set[str]:
+    """Addresses of the instance templates that a group manager of the module uses."""
+    used: set[str] = set()
     for (type_, _), peers in inst.peers.items():
         if type_ in _MANAGERS:
             for peer in peers:
-                template = _template_of(peer)
-                if template is not None:
-                    used.add((template.type, template.name))
+                refs = [ref for view in [peer.view, *peer.view.blocks("version")]
+                        for ref in view.refs("instance_template") if ref.type in _TEMPLATES]
+                used.update(t.address for t in referenced(peer, refs))
     return used
 
 
-def _template_of(inst: ResourceInstance) -> ResourceInstance | None:
+def _template_of(inst: ResourceInstance) -> ResourceInstance | Unknown | None:
+    unsure: Unknown | None = None
     for view in [inst.view, *inst.view.blocks("version")]:
         for kind in _TEMPLATES:
-            found = linked(inst, view, ("instance_template",), kind)
-            if found is not None:
+            found = link(inst, view, ("instance_template",), kind)
+            if isinstance(found, ResourceInstance):
                 return found
-    return None
+            unsure = unsure or found
+    return unsure
 
 
 def google_compute_instance_template(inst: ResourceInstance) -> Resource | None:
     used = memoised(inst, "gcp instance templates in use", lambda: _used_templates(inst))
-    if (inst.type, inst.name) in used:
+    if inst.address in used:
         return None  # priced through the instance group manager that uses it
     res = _vm(inst, inst.view, inst.view.get("region"))
     fixed_count(res, 0)  # a template runs nothing by itself
@@ -141,9 +145,10 @@ def google_compute_instance_group_manager(inst: ResourceInstance) -> Resource:
     v = inst.view
     template = _template_of(inst)
     where = v.get("zone") if inst.type == _MANAGERS[0] else v.get("region")
-    if template is None:
+    if not isinstance(template, ResourceInstance):
         res = base(inst, "gcp", {}, where)
-        why = Unknown("instance template not found in this module")
+        why = Unknown(f"instance template: {template.reason}") if template is not None \
+            else Unknown("instance template not found in this module")
         res.set_fact("instance.type", why)
         for f in ("gpu.model", "gpu.count", "gpu.memory_gib"):
             res.facts[f] = why
