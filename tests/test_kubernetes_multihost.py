@@ -60,3 +60,16 @@ def test_training_job_replica_specs_form_one_group() -> None:
     # PyTorchJob: Master 1 × 8 + Worker 3 × 8 GPUs train one model.
     assert crds["PyTorchJob/ft/Worker"].facts["group.gpu_count"] == 32
     assert crds["JobSet/tpu-train/slice"].facts["group.gpu_count"] == 32  # 2 × 4 pods × 4 chips
+
+
+def test_kserve_multi_node_inference_service(got: dict[str, Resource]) -> None:
+    head = got["InferenceService/serving/llama-70b-multinode/predictor"]
+    worker = got["InferenceService/serving/llama-70b-multinode/worker"]
+    # workerSpec: tensorParallelSize 4 GPUs per pod, pipelineParallelSize 2 pods per replica.
+    assert (head.facts["gpu.count"], worker.facts["gpu.count"], worker.facts["replicas.desired"]) \
+        == (4, 4, 1)
+    assert head.facts["group.gpu_count"] == 8 and head.facts["model.fits"] is True
+    assert head.facts["sizing.idle_gpus"] == 0  # TP 4 × PP 2 uses the group's 8 GPUs
+    best = catalog.cheapest_per_gpu_hour("L40S")
+    assert best is not None
+    assert head.facts["cost.monthly"] == pytest.approx(best[0] * 4 * 730, abs=0.01)

@@ -96,7 +96,7 @@ def _total(pod: dict[str, Any], key: str) -> int | Unknown:
 def read(pod: dict[str, Any]) -> Accelerators:
     """The pod's accelerator request; count 0 when it asks for none."""
     every = [c for key in ("containers", "initContainers")
-             for c in (pod.get(key) if isinstance(pod.get(key), list) else [])
+             for c in (pod[key] if isinstance(pod.get(key), list) else [])
              if isinstance(c, dict)]
     keys = _keys(every)
     for key in WHOLE_GPU_KEYS:

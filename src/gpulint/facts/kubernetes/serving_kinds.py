@@ -17,6 +17,7 @@ from gpulint.facts.kubernetes.kinds import (
     Context,
     PodGroup,
     _count,
+    _kserve,
     as_dict,
     as_list,
     dig,
@@ -318,3 +319,48 @@ def _nim_service(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
 
 register("serving.kserve.io", "LLMInferenceService", _llm_inference_service)
 register("apps.nvidia.com", "NIMService", _nim_service)
+
+
+# --- KServe InferenceService, multi-node ------------------------------------------------------
+
+def _inference_service(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
+    """The predictor, plus `predictor.workerSpec` (multi-node vLLM): each replica is a head
+    and pipelineParallelSize − 1 workers of tensorParallelSize GPUs (KServe's defaults 1, 1)."""
+    groups = _kserve(doc)
+    spec = as_dict(dig(doc, "spec", "predictor", "workerSpec"))
+    if not groups or "workerSpec" not in as_dict(dig(doc, "spec", "predictor")):
+        return groups
+    tp = _count(spec.get("tensorParallelSize"), 1, "tensorParallelSize")
+    pp = _count(spec.get("pipelineParallelSize"), 1, "pipelineParallelSize")
+    head = groups[0]
+    if not isinstance(tp, int) or not isinstance(pp, int) or pp < 1:
+        head.unknown_count = tp if isinstance(tp, Unknown) else \
+            pp if isinstance(pp, Unknown) else Unknown("pipelineParallelSize must be at least 1")
+        return groups
+    gpus = {"limits": {"nvidia.com/gpu": tp}}
+    for c in head.pod["containers"][:1]:
+        if not _has_accelerator({"containers": [c]}):
+            c["resources"] = gpus  # KServe gives the head tensorParallelSize GPUs
+        for flag, n in (("--tensor-parallel-size", tp), ("--pipeline-parallel-size", pp)):
+            if flag not in c["args"]:
+                c["args"] = [*c["args"], flag, str(n)]
+    containers = [c for c in as_list(spec.get("containers")) if isinstance(c, dict)]
+    worker_pod = {**{k: v for k, v in spec.items() if k not in ("containers",)},
+                  "containers": containers or [{"name": "worker-container"}]}
+    if not _has_accelerator(worker_pod):
+        worker_pod["containers"][0] = {**worker_pod["containers"][0], "resources": gpus}
+    for key in ("nodeSelector", "tolerations", "affinity"):
+        if key in head.pod and key not in worker_pod:
+            worker_pod[key] = head.pod[key]
+    if pp > 1:
+        groups.append(PodGroup("worker", worker_pod, head.labels, head.annotations,
+                               desired=_times(head.desired, pp - 1), workload="inference",
+                               certain=True))
+    unit = [(head.pod, 1), (worker_pod, pp - 1)] if pp > 1 else [(head.pod, 1)]
+    for g in groups:
+        g.unit, g.unit_name = [(p, n) for p, n in unit if n], \
+            f"InferenceService replica of {pp} pods"
+    return groups
+
+
+register("serving.kserve.io", "InferenceService", _inference_service)
