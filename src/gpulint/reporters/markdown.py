@@ -77,12 +77,26 @@ def _headline(report: dict[str, Any], diff: dict[str, Any] | None) -> list[str]:
             f"### GPU cost: {usd_compact(before)}/mo → **{usd_compact(after)}/mo** "
             f"({usd_compact(delta, signed=True)}/mo)"
         )
+        lines += _budget(diff, delta)
         base_ref = diff.get("base_ref")
         if base_ref:
             lines.append(f"Compared with {code_span(base_ref)}.")
     else:
         lines.append(f"### GPU cost: **{usd_compact(summary.get('monthly_cost_usd'))}/mo**")
     return lines
+
+
+def _budget(diff: dict[str, Any], delta: Any) -> list[str]:
+    """The cost guardrail (gpulint diff --max-increase): over budget is the headline's
+    first news, as a GitHub alert; within budget, one quiet line."""
+    limit = diff.get("max_increase_usd")
+    if limit is None:
+        return []
+    if diff.get("max_increase_exceeded"):
+        return ["", "> [!CAUTION]",
+                f"> **Over budget**: this change adds {usd_compact(delta)}/mo of GPU cost, more "
+                f"than the {usd_compact(limit)}/mo allowed. The check fails.", ""]
+    return [f"Within budget: at most {usd_compact(limit)}/mo more is allowed."]
 
 
 def _counts_line(report: dict[str, Any], diff: dict[str, Any] | None) -> str:
