@@ -52,7 +52,7 @@ class Browser:
         self.proc = subprocess.Popen(
             [exe, *FLAGS, f"--user-data-dir={profile_dir}", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            close_fds=False, preexec_fn=onto_3_and_4)  # noqa: PLW1509 (tests run one thread)
+            close_fds=False, preexec_fn=onto_3_and_4)
         os.close(child_in)
         os.close(child_out)
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]

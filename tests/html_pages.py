@@ -11,9 +11,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from click.testing import CliRunner
-from html_fleet import write_fleet
 
 from gpulint.cli import cli
+from html_fleet import write_fleet
 
 ROOT = Path(__file__).resolve().parent.parent
 

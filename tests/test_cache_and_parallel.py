@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from gpulint import pipeline as scan
+from gpulint.cli import cli
+from gpulint.config.settings import ScanSettings, Settings
 from gpulint.load import cache as cache_mod
 from gpulint.load import parallel
-from gpulint import pipeline as scan
-from gpulint.config.settings import ScanSettings, Settings
-from gpulint.cli import cli
 from gpulint.ruleset import load_rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

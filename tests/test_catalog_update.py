@@ -401,7 +401,7 @@ def test_interrupted_update_installs_nothing(site: Site, data_dir: Path,
 
 
 def test_directory_source(data_dir: Path) -> None:
-    code, out, err = run("catalog", "update", "--source", str(TABLES))
+    code, _out, err = run("catalog", "update", "--source", str(TABLES))
     assert code == 0, err
     assert catalog.kind() == "installed"
     code, _, err = run("catalog", "update", "--source", str(TABLES / "aws"))

@@ -14,7 +14,6 @@ import yaml
 from gpulint import pipeline as scan
 from gpulint.comments import directives
 from gpulint.facts.registry import placeholder_names
-from gpulint.model import Resource
 from gpulint.ruleset import builtin_rules_dir, load_rules, rule_files, validate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -149,7 +149,8 @@ def test_rules_list_and_show() -> None:
 
 def test_invalid_custom_rule_dir_is_usage_error(tmp_path: os.PathLike[str]) -> None:
     with open(os.path.join(tmp_path, "my-rule.yaml"), "w") as fh:
-        fh.write("id: my-rule\nsummary: a rule\nseverity: warn\nmatch: {fact: capacty, equals: 1}\n")
+        fh.write("id: my-rule\nsummary: a rule\nseverity: warn\n"
+                 "match: {fact: capacty, equals: 1}\n")
     code, _, err = run("scan", EXAMPLES, "--rules-dir", str(tmp_path))
     assert code == 2
     assert "'warn' is not one of" in err and "did you mean 'capacity'" in err

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from gpulint.config import load as config
 from gpulint.cli import cli
 from gpulint.cli.init import starter
+from gpulint.config import load as config
 
 
 def _invoke(*args: str) -> Result:
@@ -147,7 +147,8 @@ def test_pricing_overrides_usage_hours_and_regions(repo: Path) -> None:
     assert "× 200 h (hours for workload training)" in costs["aws_instance.train"][2]
     # Flags win over the file.
     costs = _costs("--hours-for", "training=100", "--default-region", "aws=us-west-2")
-    assert "us-west-2" in costs["aws_instance.train"][2] and "× 100 h" in costs["aws_instance.train"][2]
+    basis = costs["aws_instance.train"][2]
+    assert "us-west-2" in basis and "× 100 h" in basis
 
 
 def test_inline_pricing_overrides_and_their_errors(repo: Path) -> None:
@@ -282,9 +283,9 @@ def test_init_writes_a_valid_commented_starter_and_refuses_to_overwrite(repo: Pa
 
 def test_every_commented_example_in_the_starter_is_valid() -> None:
     """Uncommenting the examples must give a valid file, so the starter teaches real syntax."""
-    import yaml
-
     import re
+
+    import yaml
 
     def example(line: str) -> bool:  # a commented-out key or list item, not prose
         return re.match(r"^\s*# (\s*- |\s*[\w./*-]+:(\s|$))", line) is not None

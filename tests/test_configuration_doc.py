@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import ROOT
-from gpulint.config import load as config
 from gpulint.cli import cli
-from gpulint.ruleset import load_rules
+from gpulint.config import load as config
 from gpulint.config import settings
+from gpulint.ruleset import load_rules
 
 DOC = os.path.join(ROOT, "docs", "configuration.md")
 

@@ -8,15 +8,15 @@ import os
 
 import pytest
 
+from gpulint import pipeline as scan
 from gpulint import units
+from gpulint.config.settings import Settings
+from gpulint.model import Resource, Unknown
 from gpulint.pricing import catalog
 from gpulint.pricing import price as cost
 from gpulint.pricing import saving as savings
-from gpulint import pipeline as scan
-from gpulint.config.settings import Settings
-from gpulint.pricing.price import CostOptions
-from gpulint.model import Resource, Unknown
 from gpulint.pricing.overrides import parse
+from gpulint.pricing.price import CostOptions
 from gpulint.ruleset import load_rules
 
 HERE = os.path.join(os.path.dirname(__file__), "cost")
@@ -146,7 +146,8 @@ def test_workload_hours_feed_the_notebook_saving() -> None:
     fixture = os.path.join(os.path.dirname(__file__), "rules", "gpu-notebook-without-shutdown")
     rules = [r for r in load_rules() if r.id == "gpu-notebook-without-shutdown"]
     full = scan.run([fixture], rules)
-    part = scan.run([fixture], rules, Settings(pricing=CostOptions(hours_by_workload={"notebook": 400})))
+    part = scan.run([fixture], rules,
+                    Settings(pricing=CostOptions(hours_by_workload={"notebook": 400})))
     f_full = {f.address: f for f in full.findings}
     f_part = {f.address: f for f in part.findings}
     assert f_full and f_full.keys() == f_part.keys()
@@ -213,7 +214,8 @@ def test_override_named_in_basis_and_used_for_savings() -> None:
     discounted = round(row.ondemand * 0.8, 6)
     assert res.facts["cost.monthly"] == round(discounted * 4 * 730, 2)
     assert (f"on-demand {units.usd_rate(discounted)}/h [override prices.yaml:2 (aws family g5 "
-            f"on-demand -20%, EDP): list {units.usd_rate(row.ondemand)}/h]") in res.facts["cost.basis"]
+            f"on-demand -20%, EDP): list {units.usd_rate(row.ondemand)}/h]"
+            ) in res.facts["cost.basis"]
     saving, basis = savings.finding_saving(res, {"capacity": "spot"})
     assert saving == round((discounted - row.spot) * 4 * 730, 2)
     assert basis and basis.endswith("[override prices.yaml:2 (aws family g5 on-demand -20%, EDP): "
@@ -267,7 +269,8 @@ def test_tpu_slice_priced_per_slice_hour() -> None:
     row = catalog.gcp_accelerator_price("tpu-v6e-8", region)
     assert row and row.spot
     assert res.facts["cost.monthly"] == round(row.spot * 730, 2)
-    assert res.facts["cost.basis"].startswith(f"gcp tpu-v6e-8 slice {region} (region from code) spot")
+    assert res.facts["cost.basis"].startswith(
+        f"gcp tpu-v6e-8 slice {region} (region from code) spot")
     res.facts["region"] = "mars-north1"
     cost.price_resource(res)
     assert "no gcp price for TPU slice tpu-v6e-8 in mars-north1" in res.facts["cost.monthly"].reason

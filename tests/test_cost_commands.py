@@ -10,9 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from gpulint import units
-from gpulint.pricing import catalog
-from gpulint.pricing import price as cost
 from gpulint.cli import cli
+from gpulint.pricing import catalog
 
 HERE = os.path.join(os.path.dirname(__file__), "cost")
 
@@ -136,7 +135,9 @@ def test_scan_pricing_flags_overrides_hours_and_catalog(tmp_path: object) -> Non
     assert "override" not in res["aws_instance.spot"]["price_basis"]  # on-demand rule only
 
     # a newer snapshot from a file: same data, one price changed, a new date
-    with open(os.path.join(os.path.dirname(catalog.__file__), os.pardir, "data", "gpu_catalog.json")) as fh:
+    bundled = os.path.join(os.path.dirname(catalog.__file__), os.pardir, "data",
+                           "gpu_catalog.json")
+    with open(bundled) as fh:
         data = json.load(fh)
     data["snapshot_date"] = "2027-01-01"
     data["providers"]["aws"]["prices"]["g5.xlarge"]["us-west-2"] = [2.0, 1.0]

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from gpulint.pricing import catalog
 from gpulint.cli import cli
+from gpulint.pricing import catalog
 
 TAGS = '{ team = "ml", project = "p", env = "prod" }'
 BASE = textwrap.dedent(f"""\
@@ -168,8 +168,8 @@ def test_findings_new_and_fixed_follow_renames(repo: str) -> None:
     assert all(len(f["fingerprint"]) == 32 for f in d["new_findings"] + d["fixed_findings"])
 
 
-def test_from_a_subdirectory_and_a_path_that_did_not_exist(repo: str,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_from_a_subdirectory_and_a_path_that_did_not_exist(
+        repo: str, monkeypatch: pytest.MonkeyPatch) -> None:
     _write(os.path.join(repo, "infra", "new", "gpu.tf"),
            'resource "aws_instance" "fresh" {\n  instance_type = "g5.xlarge"\n}\n')
     monkeypatch.chdir(os.path.join(repo, "infra"))

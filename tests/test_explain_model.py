@@ -6,8 +6,8 @@ import json
 
 from click.testing import CliRunner
 
-from gpulint.pricing import catalog
 from gpulint.cli import cli
+from gpulint.pricing import catalog
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -144,8 +144,8 @@ def _literal_keys(node: ast.AST, f_is_facts: bool = True) -> list[tuple[str, int
         for t in targets:
             for sub in ast.walk(t):
                 if isinstance(sub, ast.Subscript) and (
-                        f_is_facts and isinstance(sub.value, ast.Name) and sub.value.id == "f"
-                        or isinstance(sub.value, ast.Attribute) and sub.value.attr == "facts"):
+                        (f_is_facts and isinstance(sub.value, ast.Name) and sub.value.id == "f")
+                        or (isinstance(sub.value, ast.Attribute) and sub.value.attr == "facts")):
                     const(sub.slice)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         if node.func.attr == "set_fact" and node.args:

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from github_fake import FakeGitHub
+from gpulint.cli.comment import comment as comment_group
 from gpulint.github.api import (
     GitHubClient,
     GitHubError,
@@ -20,7 +21,6 @@ from gpulint.github.api import (
     graphql_url_for,
     parse_link_header,
 )
-from gpulint.cli.comment import comment as comment_group
 from gpulint.github.comment import ACTIONS_BOT, head_of, upsert_comment
 from gpulint.reporters import markdown
 

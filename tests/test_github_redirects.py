@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.server
 import threading
 from collections.abc import Iterator
+from typing import ClassVar
 
 import pytest
 
@@ -15,9 +16,9 @@ TOKEN = "ghs_redirectTestToken0123456789"
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
-    seen: list[str | None] = []
+    seen: ClassVar[list[str | None]] = []
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:
         type(self).seen.append(self.headers.get("Authorization"))
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -48,7 +49,7 @@ def test_redirect_is_not_followed_and_the_token_stays_home(
     target = f"http://127.0.0.1:{other_host.server_port}/steal"
 
     class Redirect(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             self.send_response(status)
             self.send_header("Location", target)
             self.end_headers()

@@ -42,7 +42,8 @@ def scanned() -> tuple[scan.ScanResult, dict[str, Resource]]:
 def test_every_gpu_request_once_and_no_failing_diagnostic(scanned) -> None:
     result, by_address = scanned
     assert sorted(by_address) == [
-        "HelmValues/chat", "HelmValues/deepseek-distill", "HelmValues/embedder", "HelmValues/hub/singleuser.profileList[1]",
+        "HelmValues/chat", "HelmValues/deepseek-distill", "HelmValues/embedder",
+        "HelmValues/hub/singleuser.profileList[1]",
         "HelmValues/hub/singleuser.profileList[2]", "HelmValues/nim-umbrella/nim-llm",
         "HelmValues/ray/additionalWorkerGroups.big", "HelmValues/ray/worker",
         "HelmValues/vllm-stack/servingEngineSpec.modelSpec[0]",
@@ -58,7 +59,8 @@ def test_vllm_production_stack_model_specs(scanned) -> None:
     assert small.facts["gpu.count"] == 1 and small.facts["instance.type"] == "g6e.xlarge"
     assert small.facts["k8s.namespace"] == "inference" and small.facts["workload"] == "inference"
     assert small.declared_model.id == "meta-llama/Llama-3.1-8B-Instruct"
-    assert small.facts["cost.monthly"] == pytest.approx(_on_demand("g6e.xlarge") * HOURS * 2, abs=0.01)
+    assert small.facts["cost.monthly"] == pytest.approx(_on_demand("g6e.xlarge") * HOURS * 2,
+                                                        abs=0.01)
     big = res["HelmValues/vllm-stack/servingEngineSpec.modelSpec[1]"]
     assert big.line == 24 and big.facts["gpu.count"] == 4
     assert big.declared_model.tensor_parallel == 4
@@ -103,7 +105,8 @@ def test_local_chart_release_without_renderer_reads_release_values(scanned) -> N
     _, res = scanned
     chat = res["HelmValues/chat"]  # chart values.yaml merged with values/serving-prod.yaml
     assert chat.facts["replicas.desired"] == 3 and chat.facts["instance.type"] == "g5.xlarge"
-    assert chat.facts["cost.monthly"] == pytest.approx(_on_demand("g5.xlarge") * HOURS * 3, abs=0.01)
+    assert chat.facts["cost.monthly"] == pytest.approx(_on_demand("g5.xlarge") * HOURS * 3,
+                                                       abs=0.01)
 
 
 def test_local_chart_release_rendered_by_the_helm_sdk(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 import hostile_inputs
-from gpulint.load import parallel
 from gpulint.cli import cli
 from gpulint.config.settings import ScanSettings, Settings
+from gpulint.load import parallel
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOOD_SOURCES = [os.path.join(ROOT, "examples"),

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from html_pages import (
     HOSTILE_FILE,
     HOSTILE_NAME,

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from browser import Browser, find_chromium
 from html_pages import ROOT, write_pages
 

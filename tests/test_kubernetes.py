@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from gpulint.pricing import catalog
 from gpulint import pipeline as scan
 from gpulint.model import Resource, Unknown
+from gpulint.pricing import catalog
 
 HERE = os.path.join(os.path.dirname(__file__), "fixtures", "kubernetes")
 
@@ -134,7 +134,8 @@ def test_mig_priced_as_a_fraction_of_its_gpu(selection: dict[str, Resource]) -> 
 
 def test_neuron_devices_share_of_instance(selection: dict[str, Resource]) -> None:
     r = selection["Pod/neuron"]
-    assert _facts(r, "gpu.count", "accelerator.kind", "gpu.model") == (3, "inferentia", "Inferentia2")
+    assert _facts(r, "gpu.count", "accelerator.kind", "gpu.model") == (
+        3, "inferentia", "Inferentia2")
     assert r.facts["cost.basis"].startswith("3/12 devices of aws inf2.48xlarge")
 
 
@@ -199,7 +200,8 @@ def test_karpenter_nodepool_and_keda_scale_to_zero(linked: dict[str, Resource]) 
 def test_aks_pool_by_implicit_agentpool_label_and_spot_taint(linked: dict[str, Resource]) -> None:
     r = linked["Job/aks-train"]
     assert _facts(r, "node_pool", "instance.type", "capacity", "gpu.model") == (
-        "azurerm_kubernetes_cluster_node_pool.a100", "Standard_NC24ads_A100_v4", "spot", "A100-80GB")
+        "azurerm_kubernetes_cluster_node_pool.a100", "Standard_NC24ads_A100_v4", "spot",
+        "A100-80GB")
     assert r.facts["cost.basis"].startswith("1/1 GPUs of azure Standard_NC24ads_A100_v4")
     # AKS taints spot nodes; a pod that does not tolerate that never lands on them.
     blocked = linked["Job/aks-train-no-spot-toleration"].facts["node_pool"]
@@ -208,7 +210,8 @@ def test_aks_pool_by_implicit_agentpool_label_and_spot_taint(linked: dict[str, R
 
 def test_karpenter_pool_with_several_types_of_one_gpu(linked: dict[str, Resource]) -> None:
     r = linked["Deployment/on-g5-any"]
-    assert _facts(r, "node_pool", "gpu.model", "capacity") == ("NodePool/g5-any", "A10G", "on-demand")
+    assert _facts(r, "node_pool", "gpu.model", "capacity") == (
+        "NodePool/g5-any", "A10G", "on-demand")
     assert r.facts["cost.basis"].startswith("1× A10G at the GPU-hour of aws g5.xlarge")
     # No GPU limit: the pool itself says it can grow without bound.
     assert "without bound" in linked["NodePool/g5-any"].facts["gpu.count"].reason

@@ -216,8 +216,9 @@ def test_never_zero_params() -> None:
     assert resolve("acme/model-0b") is None
 
 
-@pytest.mark.parametrize("name", ["google/gemma-1.1-7b-it", "gemma-1.1-7b-it", "google/codegemma-7b",
-                                  "google/codegemma-1.1-7b-it", "codegemma:7b"])
+@pytest.mark.parametrize("name", ["google/gemma-1.1-7b-it", "gemma-1.1-7b-it",
+                                  "google/codegemma-7b", "google/codegemma-1.1-7b-it",
+                                  "codegemma:7b"])
 def test_gemma_variants_resolve_to_the_gemma_7b_row(name: str) -> None:
     # keras-team/keras-hub gemma presets: gemma_1.1_instruct_7b_en and the code_gemma 7b presets
     # have 8,537,680,896 parameters and 28 layers, like gemma_7b_en (16 KV heads of 256).

@@ -32,7 +32,8 @@ def test_terraform_block_and_attribute_lines() -> None:
     root = parse_hcl(TF)
     var, res = root.blocks
     assert (var.type, var.labels, var.line) == ("variable", ["x"], 2)
-    assert (res.type, res.labels, res.line, res.end_line) == ("resource", ["aws_instance", "a"], 6, 14)
+    assert (res.type, res.labels, res.line, res.end_line) == (
+        "resource", ["aws_instance", "a"], 6, 14)
     assert res.attributes["instance_type"].line == 7
     assert res.children("instance_market_options")[0].line == 11
 
@@ -57,7 +58,8 @@ def test_terraform_syntax_errors_carry_a_line(text: str, line: int | None) -> No
 
 def test_tf_json_resources_and_templates() -> None:
     text = '{\n  "resource": {\n    "aws_instance": {\n      "gpu": {\n' \
-           '        "instance_type": "${var.t}",\n        "tags": {"team": "ml"}\n      }\n    }\n  }\n}\n'
+           '        "instance_type": "${var.t}",\n        "tags": {"team": "ml"}\n' \
+           '      }\n    }\n  }\n}\n'
     root = parse_tf_json(text)
     block = root.blocks[0]
     assert block.labels == ["aws_instance", "gpu"] and block.line == 4

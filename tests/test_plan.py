@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from gpulint.report import build as report
 from gpulint import pipeline as scan
 from gpulint.model import Resource, Unknown
+from gpulint.report import build as report
 from gpulint.ruleset import load_rules
 
 CASES = os.path.join(os.path.dirname(__file__), "plan")

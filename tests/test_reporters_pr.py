@@ -14,9 +14,9 @@ import pytest
 from markdown_it import MarkdownIt
 
 from gpulint.github.summary import SUMMARY_LIMIT_BYTES, write_job_summary
+from gpulint.reporters import github_annotations as annotations
 from gpulint.reporters import junit, markdown, md_escape, sarif
 from gpulint.units import usd_compact
-from gpulint.reporters import github_annotations as annotations
 
 DATA = Path(__file__).parent / "data"
 REPO_URL = "https://github.com/acme/infra"

@@ -8,10 +8,10 @@ import os
 
 import pytest
 
-from gpulint.config.sizing import SizingSettings, from_rule_options
-from gpulint.config.tags import TagSettings
 from gpulint import pipeline as scan
 from gpulint.config.settings import RuleSettings, Settings
+from gpulint.config.sizing import SizingSettings, from_rule_options
+from gpulint.config.tags import TagSettings
 from gpulint.ruleset import load_rules
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "rules")
@@ -157,7 +157,8 @@ def test_idle_gpus_messages() -> None:
 
 def test_example_inference_manifest_is_evaluated_for_idle_gpus() -> None:
     # The vLLM image with only args: the engine comes from the image, so the rule can decide.
-    example = os.path.join(os.path.dirname(FIXTURES), "..", "examples", "kubernetes", "inference.yaml")
+    example = os.path.join(os.path.dirname(FIXTURES), "..", "examples", "kubernetes",
+                           "inference.yaml")
     result = scan.run([example], [r for r in load_rules() if r.id in SIZING_RULES])
     assert not [n for n in result.not_evaluated if n.rule == "gpu-unused-by-parallelism"]
     msg = _message(result, "gpu-unused-by-parallelism", "Deployment/llm/chat-api")
@@ -195,8 +196,8 @@ def test_previous_generation_messages() -> None:
     assert "p5.4xlarge (1× H100, 80 GiB" in box
     assert "has at least the same GPU memory" in box and "0.93×" in box
     phi = _message(result, "gpu-previous-generation", "aws_instance.phi3")
-    assert "holds the same estimate for microsoft/Phi-3-mini-4k-instruct (Phi-3-mini-4k-instruct, " \
-        "bf16" in phi
+    assert ("holds the same estimate for microsoft/Phi-3-mini-4k-instruct "
+            "(Phi-3-mini-4k-instruct, bf16") in phi
 
 
 def test_min_relative_throughput_option() -> None:

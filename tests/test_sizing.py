@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import pytest
 
-from gpulint.sizing.model_catalog import ModelInfo, resolve
 from gpulint.sizing.estimate import (
     CUDA_CONTEXT_GIB,
     DEFAULT_CONCURRENCY,
@@ -14,6 +13,7 @@ from gpulint.sizing.estimate import (
     kv_bytes_per_token,
     min_gpus,
 )
+from gpulint.sizing.model_catalog import ModelInfo, resolve
 from gpulint.sizing.precision import bits_per_param, normalize_precision
 
 GB = 1e9  # vendors and papers quote decimal GB
@@ -277,7 +277,8 @@ def test_fractional_gpu_and_headroom() -> None:
     assert fits(e, 11, 1, headroom=1.0)
     assert not fits(e, 24, 0)
     gmu = Estimate(kind="inference", label="x", components={"weights": 10.0, "cuda_context": 0.5},
-                   inputs={"precision": "bf16", "tensor_parallel": 1, "gpu_memory_utilization": 0.4})
+                   inputs={"precision": "bf16", "tensor_parallel": 1,
+                           "gpu_memory_utilization": 0.4})
     assert not fits(gmu, 24, 1)        # vLLM capped at 40% = 9.6 GiB
     assert min_gpus(gmu, 24) == 2
 
@@ -292,7 +293,8 @@ def test_min_gpus_none_when_too_large() -> None:
 
 def test_describe_states_inputs() -> None:
     e = estimate_inference(model("meta-llama/Llama-3.1-8B-Instruct"), "bf16", 8192, 16)
-    assert e.describe() == f"Llama-3.1-8B, bf16, 8k context, 16 concurrent sequences: {e.total_gib:.1f} GiB"
+    assert e.describe() == ("Llama-3.1-8B, bf16, 8k context, 16 concurrent sequences: "
+                            f"{e.total_gib:.1f} GiB")
     assert e.total_gib == pytest.approx(14.96 + 16.0 + 1.5 + 0.5, abs=0.05)
     approx = estimate_inference(model("acme/foo-7b"), context_tokens=4096, concurrency=1)
     assert approx.describe().endswith("GiB (approximate)")

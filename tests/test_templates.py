@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from gpulint import pipeline as scan
-from gpulint.config.settings import ScanSettings, Settings
 from gpulint.cli import cli
+from gpulint.config.settings import ScanSettings, Settings
 from gpulint.load import helm
 
 TEMPLATE = textwrap.dedent("""\
@@ -85,7 +85,8 @@ def _tool(bindir: Path, name: str, output: str, exit_code: int = 0) -> Path:
     cat = shutil.which("cat")  # absolute: the tests set PATH to the fake tool's directory only
     script.write_text(f'#!/bin/sh\necho "$@" > "{bindir}/{name}.args"\n'
                       f'{cat} "{bindir}/{name}.out"\n'
-                      + (f'echo "Error: render failed" >&2\nexit {exit_code}\n' if exit_code else ""))
+                      + (f'echo "Error: render failed" >&2\nexit {exit_code}\n' if exit_code
+                         else ""))
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
     return bindir
 
@@ -128,13 +129,15 @@ def test_lone_template_file_is_a_note_not_a_parse_error(tmp_path: Path, no_tools
     assert result.diagnostics[0].line == 2 and result.diagnostics[0].severity == "info"
 
 
-def test_chart_rendered_with_helm_and_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_chart_rendered_with_helm_and_values(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     chart = _chart(tmp_path / "src")
     bindir = _tool(tmp_path / "bin", "helm", RENDERED)
     monkeypatch.setenv("PATH", str(bindir))
     values = tmp_path / "prod.yaml"
     values.write_text("replicas: 2\n")
-    result = scan.run([str(tmp_path / "src")], [], Settings(scan=ScanSettings(helm_values=(str(values),))))
+    settings = Settings(scan=ScanSettings(helm_values=(str(values),)))
+    result = scan.run([str(tmp_path / "src")], [], settings)
     assert _warnings(result) == []
     (res,) = result.resources
     assert res.address == "Deployment/llm-llm" and res.facts["replicas.desired"] == 2

@@ -13,8 +13,9 @@ what gpulint must conclude about the resource (or module call) on the next line 
     # scan: var=gpu_type=p4d.24xlarge env=TF_VAR_n=2 var-file=prod.tfvars
 
 Without `address=`, exactly one resource must start on that line; with it, the resource of that
-address is checked wherever it is defined (a module call's resources live in the module). `tags.<key>=v` reads a tag;
-`model.declared=ID` the id of the model the resource declares (working state, not a fact).
+address is checked wherever it is defined (a module call's resources live in the module).
+`tags.<key>=v` reads a tag; `model.declared=ID` the id of the model the resource declares
+(working state, not a fact).
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from typing import Any
 import pytest
 
 from gpulint import pipeline as scan
-from gpulint.config.settings import ScanSettings, Settings
 from gpulint.comments import directives
+from gpulint.config.settings import ScanSettings, Settings
 from gpulint.facts.terraform import BUILDERS
 from gpulint.model import Resource, Unknown
 from gpulint.terraform.variables import Inputs

@@ -8,11 +8,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpulint.pricing import price as cost
 from gpulint.facts.terraform import BUILDERS, build_all
 from gpulint.model import Unknown
-from gpulint.terraform.views import ResourceInstance
+from gpulint.pricing import price as cost
 from gpulint.terraform.values import ValueView
+from gpulint.terraform.views import ResourceInstance
 
 # Attribute and block names the builders read, so generated resources reach their branches.
 NAMES = ["instance_type", "instance_types", "capacity_type", "market_type", "min_size",
