@@ -69,3 +69,20 @@ def test_a_close_call_is_could_not_evaluate() -> None:
     res = _gpu_resource(22.35, 1)
     fit.apply(res, ModelDecl(decl.id, "args", "bf16", gpu_memory_utilization=0.7), Context())
     assert res.facts["model.fits"] is False
+
+
+def test_a_near_miss_of_a_catalog_name_is_called_a_likely_typo() -> None:
+    res = _gpu_resource(22.35, 1)
+    fit.apply(res, ModelDecl("mistralai/Mistrl-7B-Instruct-v0.3", "args"), Context())
+    assert "likely a typo of 'mistralai/Mistral-7B-Instruct-v0.3'" in \
+        res.facts["explain.model_label"]
+    res = _gpu_resource(22.35, 1)
+    fit.apply(res, ModelDecl("acme/in-house-13b", "args"), Context())
+    assert "typo" not in res.facts["explain.model_label"]
+
+
+def test_a_different_version_is_not_a_typo() -> None:
+    from gpulint.sizing.model_catalog import likely_typo
+
+    assert likely_typo("microsoft/Phi-4-mini-instruct") is None  # a newer model, not a typo
+    assert likely_typo("meta-llama/Llama-3.1-8B-Instuct") == "meta-llama/Llama-3.1-8B"

@@ -3,7 +3,6 @@ cheapest GPU instances per provider that hold it."""
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 from typing import Any
@@ -29,16 +28,7 @@ def _fail(message: str) -> None:
 
 def suggest(name: str) -> str | None:
     """The canonical id of the closest catalog id or alias, if any is close."""
-    known = models.names()
-    lowered = {k.lower(): v for k, v in known.items()}
-    key = name.strip().lower()
-    tail = key.rsplit("/", 1)[-1]
-    candidates = [k for k in lowered if k not in (key, tail)]  # never the name typed
-    for cand in (key, tail):
-        near = difflib.get_close_matches(cand, candidates, n=1, cutoff=0.6)
-        if near and lowered[near[0]].lower() != key:
-            return lowered[near[0]]
-    return None
+    return models.near_miss(name)
 
 
 def _assumptions(info: models.ModelInfo, est: sizing.Estimate, given: dict[str, Any],

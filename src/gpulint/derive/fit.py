@@ -7,6 +7,8 @@ the explain.* phrases messages show. Thresholds come from the `sizing:` settings
 
 from __future__ import annotations
 
+import math
+
 from gpulint.derive.alternative import (
     Context,
     capacity,
@@ -18,8 +20,6 @@ from gpulint.derive.alternative import (
     record,
     set_unknown,
 )
-import math
-
 from gpulint.facts.model_decl import ModelDecl
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import offers
@@ -40,16 +40,20 @@ def apply(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | No
 
 
 def model_label(decl: ModelDecl, info: models.ModelInfo) -> str:
-    """The declared name, saying so when its size was read from the name."""
+    """The declared name, saying so when its size was read from the name (and when the name
+    looks like a typo of one the catalog knows)."""
     if not info.estimated:
         return decl.id
-    return f"{decl.id} ({info.params_total / 1e9:g}B parameters, estimated from its name)"
+    typo = models.likely_typo(decl.id)
+    hint = f"; likely a typo of {typo!r}" if typo else ""
+    return f"{decl.id} ({info.params_total / 1e9:g}B parameters, estimated from its name{hint})"
 
 
 def _precision(decl: ModelDecl, info: models.ModelInfo) -> str | Unknown | None:
     """The precision to size at: the declared one, the checkpoint's own when the engine leaves
     it to the checkpoint, None for the model's default. Never a silent guess."""
-    fix = "declare it with the gpulint.dev/precision label or models[].precision in the configuration"
+    fix = ("declare it with the gpulint.dev/precision label or models[].precision in the "
+           "configuration")
     if decl.precision is None:
         return None
     if decl.precision == CHECKPOINT:
@@ -76,7 +80,8 @@ def _estimates(res: Resource, decl: ModelDecl, info: models.ModelInfo, precision
     res.facts["model.purpose"] = "inference"
     args = (info, precision, decl.context or opts.sizing.context)
     # Pipeline stages split weights and KV cache by layer as tensor ranks do by head, so one
-    # replica's memory is spread over tensor × pipeline GPUs; data-parallel replicas each hold it all.
+    # replica's memory is spread over tensor × pipeline GPUs; data-parallel replicas each hold
+    # it all.
     kwargs = {"tensor_parallel": decl.gpus_per_replica,
               "gpu_memory_utilization": decl.gpu_memory_utilization,
               "kv_cache_dtype": "fp8" if decl.kv_cache_bytes == 1 else None}
@@ -90,8 +95,9 @@ def _model(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | N
     f["model.source"] = decl.source
     info = models.resolve(decl.id)
     if info is None:
+        typo = models.likely_typo(decl.id)
         reason = (f"model {decl.id!r} is not in the model catalog and its size cannot be read "
-                  "from its name")
+                  "from its name" + (f"; likely a typo of {typo!r}" if typo else ""))
         res.set_fact("model.id", Unknown(reason))
         set_unknown(res, _FACTS, reason)
         return None
@@ -212,8 +218,9 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: Context,
 
     pod = offers.pod_offers(cloud(res), capacity(res), pod_fit, opts.overrides) \
         if pod_without_node(res) else []
-    found = cheapest(res, offers.both(offers.fits(est, opts.sizing.headroom), offers.same_vendor(gpu),
-                                      offers.current_generation), pod, opts)
+    wanted = offers.both(offers.fits(est, opts.sizing.headroom), offers.same_vendor(gpu),
+                         offers.current_generation)
+    found = cheapest(res, wanted, pod, opts)
     if isinstance(found, str):
         set_unknown(res, _FACTS[1:], found)
         f["explain.alternative_detail"] = f"not known ({found})"

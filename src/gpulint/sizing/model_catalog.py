@@ -6,6 +6,7 @@ the name itself ("foo-7b", "8x7B", "350m") and marks the result estimated.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import dataclass, replace
@@ -290,6 +291,32 @@ def _size_from_name(name: str, implied: str | None) -> ModelInfo | None:
         params_precision="nominal",
         arch_kind="decoder-moe" if active else None,
         implied_precision=implied, source="name")
+
+
+def near_miss(name: str, cutoff: float = 0.6) -> str | None:
+    """The canonical id of the catalog name closest to `name` (never the name itself), if one is
+    at least `cutoff` similar: a did-you-mean for a name the catalog does not know."""
+    lowered = {k.lower(): v for k, v in names().items()}
+    key = name.strip().lower()
+    tail = key.rsplit("/", 1)[-1]
+    candidates = [k for k in lowered if k not in (key, tail)]
+    for cand in (key, tail):
+        near = difflib.get_close_matches(cand, candidates, n=1, cutoff=cutoff)
+        if near and lowered[near[0]].lower() != key:
+            return lowered[near[0]]
+    return None
+
+
+def likely_typo(name: str, cutoff: float = 0.9) -> str | None:
+    """A catalog name that `name` is probably a misspelling of: very close, and with the same
+    numbers (Phi-4 is not a typo of Phi-3.5, nor 13B of 8B)."""
+    near = near_miss(name, cutoff)
+    if near is None:
+        return None
+    digits = re.compile(r"\d+")
+    tail = name.rsplit("/", 1)[-1]
+    same = digits.findall(tail) == digits.findall(near.rsplit("/", 1)[-1])
+    return near if same else None
 
 
 def known_id(name: str) -> str | None:
