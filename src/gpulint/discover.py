@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from gpulint import globs
 from gpulint.config.settings import ScanSettings
+from gpulint.load import containment
 from gpulint.model import Diagnostic, SourceFile
 
 SKIP_DIRS = frozenset({
@@ -129,6 +130,10 @@ def _walk(paths: list[str]) -> Discovery:
                 continue
             visited.add((st.st_dev, st.st_ino))
             dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+            for d in [d for d in dirnames if containment.escapes(os.path.join(dirpath, d))]:
+                dirnames.remove(d)
+                diags.append(Diagnostic(_display(os.path.join(dirpath, d)), None,
+                                        containment.OUTSIDE, "warning"))
             rel_dir = os.path.relpath(dirpath)
             for name in sorted(filenames):
                 path = os.path.join(dirpath, name)

@@ -17,7 +17,7 @@ from gpulint.derive import derive
 from gpulint.discover import ReportScope, discover
 from gpulint.engine import evaluate
 from gpulint.facts import Built, build_facts
-from gpulint.load import collector, load
+from gpulint.load import collector, containment, load
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource
 from gpulint.pricing.saving import attach_savings
 from gpulint.ruleset import Rule
@@ -39,7 +39,7 @@ class ScanResult:
 def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -> ScanResult:
     settings = settings or Settings()
     # Parsed trees are kept out of garbage collections until the scan ends (collector.py).
-    with collector.scan_scope():
+    with collector.scan_scope(), containment.confined(paths, settings.scan.inputs.var_files):
         found = discover(paths, settings.scan)
         loaded = load(found, settings.scan)
         built = build_facts(loaded, settings)

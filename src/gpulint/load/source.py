@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpulint.load import containment
 from gpulint.model import Diagnostic
 
 DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -42,6 +43,8 @@ def read_bytes(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes | 
     """File content, or a diagnostic saying why it was not read. Never raises for user input."""
     too_big = Diagnostic(path, None, f"file larger than {limit // 1024} KiB, skipped "
                                      "(raise the limit with --max-file-size)", "warning")
+    if containment.escapes(path):
+        return None, Diagnostic(path, None, containment.OUTSIDE, "warning")
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end

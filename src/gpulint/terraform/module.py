@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpulint.load import containment
 from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.expansion import address_suffix, instance_keys
 from gpulint.terraform.expressions import Scope, evaluate
@@ -204,6 +205,10 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
                                               providers, parent.address,
                                               (len(result.resources), len(result.notes))))
         return
+    if containment.escapes(target):
+        result.notes.append(ModuleCallNote(addr, f.path, call.line,
+                                           f"module source: {containment.OUTSIDE}"))
+        return
     if parent.depth >= MAX_MODULE_DEPTH:
         result.notes.append(ModuleCallNote(addr, f.path, call.line, "module nesting too deep"))
         return
@@ -239,11 +244,12 @@ def resolve_module_source(directory: str, name: str, source: Any,
     if isinstance(source, str) and (source.startswith("./") or source.startswith("../")):
         target = os.path.normpath(os.path.join(directory, source))
         return target if os.path.isdir(target) else None
-    manifest = os.path.join(directory, ".terraform", "modules", "modules.json")
+    from gpulint.load.source import read_text  # the one reader: regular files, size, links
+
+    text, _ = read_text(os.path.join(directory, ".terraform", "modules", "modules.json"))
     try:
-        with open(manifest, encoding="utf-8") as fh:
-            entries = json.load(fh).get("Modules", [])
-    except (OSError, ValueError, AttributeError):
+        entries = json.loads(text).get("Modules", []) if text is not None else []
+    except (ValueError, AttributeError):
         return None
     key = ".".join(p for p in (parent_address.replace("module.", ""), name) if p)
     for entry in entries:

@@ -41,16 +41,18 @@ def _read_tfvars(path: str, parse: ParseSource | None = None) -> tuple[dict[str,
             return {}, diags[0] if diags else None
         empty = Scope({})
         return {k: evaluate(a.expr, empty) for k, a in parsed.root.attributes.items()}, None
-    try:
-        with open(path, encoding="utf-8-sig") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as e:
-        return {}, Diagnostic(path, None, f"cannot read variables file: {e}")
+    from gpulint.load.source import read_text  # the one reader: regular files, size, links
+
+    text, problem = read_text(path)
+    if text is None:
+        return {}, problem
     if path.endswith(".json"):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             return {}, Diagnostic(path, e.lineno, f"invalid JSON: {e.msg}")
+        except ValueError as e:  # more digits than int() converts
+            return {}, Diagnostic(path, None, f"invalid JSON: {e}")
         return (data if isinstance(data, dict) else {}), None
     try:
         root = parse_hcl(text)

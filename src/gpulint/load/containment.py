@@ -1,0 +1,85 @@
+"""What a scan may read: the files under its roots, and nothing a symbolic link leads out to.
+
+A pull request can add `x.auto.tfvars -> /run/secrets/token` or `modules -> /`: following either
+would copy host files into the report and the PR comment. The root of a scanned path is its
+repository (the nearest directory holding `.git`), so a module in `../modules` of a scanned
+environment is still read, or the path itself outside any repository. Files named by the person
+running the scan (`--var-file`) are allowed as given, but not through a link.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+
+_roots: tuple[str, ...] = ()
+_allowed: frozenset[str] = frozenset()
+_real_dirs: dict[str, str] = {}  # directory -> its real path, one realpath per directory
+
+OUTSIDE = "symbolic link leads outside the scanned tree, not followed"
+
+
+def repository_root(path: str) -> str | None:
+    """The nearest directory at or above `path` holding `.git`, or None."""
+    current = os.path.realpath(path)
+    if not os.path.isdir(current):
+        current = os.path.dirname(current)
+    while True:
+        if os.path.lexists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def root_of(path: str) -> str:
+    """The directory a scan of `path` is confined to."""
+    repo = repository_root(path)
+    if repo is not None:
+        return repo
+    real = os.path.realpath(path)
+    return real if os.path.isdir(real) else os.path.dirname(real)
+
+
+@contextmanager
+def confined(paths: Iterable[str], allowed_files: Iterable[str] = ()) -> Iterator[None]:
+    """Confine every read of the scan to the roots of `paths` (nested scans keep the outer
+    confinement's roots too)."""
+    global _roots, _allowed
+    saved = _roots, _allowed
+    _roots = tuple(sorted({*_roots, *(root_of(p) for p in paths if os.path.exists(p))}))
+    _allowed = _allowed | {os.path.abspath(p) for p in allowed_files}
+    _real_dirs.clear()
+    try:
+        yield
+    finally:
+        _roots, _allowed = saved
+        _real_dirs.clear()
+
+
+def _inside(real: str) -> bool:
+    return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in _roots)
+
+
+def real_path(path: str) -> str:
+    """`os.path.realpath`, with the directory part cached: one lstat per file, not per
+    component."""
+    absolute = os.path.abspath(path)
+    directory, name = os.path.split(absolute)
+    real_dir = _real_dirs.get(directory)
+    if real_dir is None:
+        real_dir = _real_dirs[directory] = os.path.realpath(directory)
+    joined = os.path.join(real_dir, name)
+    return os.path.realpath(joined) if os.path.islink(joined) else joined
+
+
+def escapes(path: str) -> bool:
+    """Whether reading `path` would leave the scan's roots (False when no scan is confined)."""
+    if not _roots:
+        return False
+    real = real_path(path)
+    if _inside(real):
+        return False
+    return real not in _allowed or os.path.islink(path)
