@@ -34,6 +34,9 @@ class Discovery:
     files: list[SourceFile]
     diagnostics: list[Diagnostic]
     scope: ReportScope = field(default_factory=ReportScope)
+    # The scanned paths as directories (a file stands for its directory): Terraform's file()
+    # reads nothing outside them.
+    roots: tuple[str, ...] = ()
 
 
 def classify(path: str) -> str | None:
@@ -70,6 +73,8 @@ def discover(paths: list[str], settings: ScanSettings | None = None) -> Discover
     if settings.exclude:
         found.files = [f for f in found.files if not globs.excluded(f.path, settings.exclude)]
     found.scope = scope
+    found.roots = tuple(os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
+                        for p in (paths or ["."]))
     return found
 
 

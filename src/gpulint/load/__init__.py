@@ -68,7 +68,7 @@ def load(found: Discovery, settings: ScanSettings) -> Loaded:
         texts[path] = outcome.text
         return outcome.terraform(), outcome.diagnostics()
 
-    project = TerraformProject(read, parse_source)
+    project = TerraformProject(read, parse_source, found.roots)
     outcomes = iter(parallel.parse_files([sf for sf in files if sf.kind in PARSED_KINDS],
                                          settings.max_file_bytes, settings.jobs, cache,
                                          settings.progress))

@@ -12,6 +12,7 @@ from typing import Any
 
 from gpulint.model import Unknown
 from gpulint.terraform.functions import FUNCTIONS, FunctionError
+from gpulint.terraform.reading import FILE_FUNCTIONS
 from gpulint.terraform.syntax import (
     BinOp,
     Call,
@@ -37,10 +38,19 @@ class Scope:
     """Names visible to an expression: var, local, each, count, module outputs, and for-locals."""
 
     def __init__(self, roots: dict[str, Any] | None = None, resolver: Resolver | None = None,
-                 parent: Scope | None = None) -> None:
+                 parent: Scope | None = None, files: Any = None) -> None:
         self.roots = roots or {}
         self.resolver = resolver
         self.parent = parent
+        self.files = files  # a files.FileAccess for file() and the like; None: nothing read
+
+    def file_access(self) -> Any:
+        scope: Scope | None = self
+        while scope is not None:
+            if scope.files is not None:
+                return scope.files
+            scope = scope.parent
+        return None
 
     def child(self, **names: Any) -> Scope:
         return Scope(names, None, self)
@@ -290,17 +300,20 @@ def _for_body(expr: ForExpr, scope: Scope) -> Any:
 # Functions that must see unknown arguments rather than short-circuit on them.
 _UNKNOWN_AWARE = {"try", "can", "coalesce", "merge", "concat", "tolist", "toset", "tomap",
                   "length", "keys", "values", "lookup", "contains", "element", "compact",
-                  "flatten", "distinct", "zipmap", "jsonencode", "one"}
+                  "flatten", "distinct", "zipmap", "jsonencode", "yamlencode", "one"}
 
 
 def _call(expr: Call, scope: Scope) -> Any:
     name = expr.name.split("::")[-1]
     fn = FUNCTIONS.get(name)
-    if fn is None:
+    if fn is None and name not in FILE_FUNCTIONS:
         return Unknown(f"function {name}() is not evaluated by gpulint")
-    if name in {"try", "can"}:
+    if name in {"try", "can"} and fn is not None:
         return fn([lambda e=a: evaluate(e, scope) for a in expr.args])
     args = [evaluate(a, scope) for a in expr.args]
+    if fn is None:  # a function that reads files, through the scope's file access
+        unknown = first_unknown(args)
+        return unknown if unknown else FILE_FUNCTIONS[name](args, scope)
     if expr.expand_last and args:
         last = args.pop()
         if isinstance(last, Unknown):

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpulint.model import Unknown
+from gpulint.terraform.files import yaml_decode
 
 
 class FunctionError(Exception):
@@ -325,7 +326,9 @@ FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "zipmap": _zipmap,
     "one": _one,
     "jsonencode": _jsonencode,
-    "jsondecode": lambda a: json.loads(_str(a[0])),
+    "jsondecode": lambda a: _jsondecode(a),
+    "yamldecode": lambda a: yaml_decode(_str(a[0])),
+    "yamlencode": lambda a: _yamlencode(a),
     "formatlist": lambda a: [_format([a[0], *row]) for row in zip(*a[1:], strict=False)],
     "range": lambda a: _range(a),
     "sum": lambda a: sum(a[0]),
@@ -343,3 +346,17 @@ def _regex(args: list[Any]) -> Any:
     if m.groups():
         return list(m.groups())
     return m.group(0)
+
+
+def _jsondecode(args: list[Any]) -> Any:
+    try:
+        return json.loads(_str(args[0]))
+    except RecursionError:
+        raise FunctionError("JSON nested too deeply") from None
+    except json.JSONDecodeError as e:
+        raise FunctionError(f"not valid JSON ({e.msg}, line {e.lineno})") from None
+
+
+def _yamlencode(args: list[Any]) -> Any:
+    # Terraform writes YAML; JSON is YAML, and the text is only ever decoded again or scanned.
+    return _jsonencode(args)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from gpulint.model import Diagnostic
 from gpulint.terraform.expressions import Scope, evaluate
+from gpulint.terraform.files import FileAccess
 from gpulint.terraform.module import LoadResult, iter_blocks, load_module, resolve_module_source
 from gpulint.terraform.parser import parse_hcl, parse_tf_json
 from gpulint.terraform.syntax import HclSyntaxError
@@ -30,8 +31,10 @@ def parse_file(path: str, text: str) -> tuple[ParsedFile | None, Diagnostic | No
 class TerraformProject:
     """All Terraform directories of a scan, parsed once and shared by module calls."""
 
-    def __init__(self, read_text: ReadText, parse_source: ParseSource | None = None) -> None:
+    def __init__(self, read_text: ReadText, parse_source: ParseSource | None = None,
+                 roots: tuple[str, ...] = ()) -> None:
         self.read_text = read_text
+        self.roots = roots  # the scanned paths: file() reads nothing outside them
         self.parse_source = parse_source  # read + parse in one step (cached), when given
         self.dirs: dict[str, list[ParsedFile]] = {}
         self.diagnostics: list[Diagnostic] = []
@@ -94,7 +97,7 @@ class TerraformProject:
         return out
 
     def load(self, inputs: Inputs) -> LoadResult:
-        result = LoadResult()
+        result = LoadResult(files=FileAccess(self.roots, self.read_text))
         children = self.child_dirs()
         for directory in sorted(self.dirs):
             # absolute on both sides: the scanned paths may be relative or absolute

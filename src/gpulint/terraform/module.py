@@ -81,6 +81,7 @@ class LoadResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     remote_calls: list[RemoteCall] = field(default_factory=list)
     truncated: bool = False  # MAX_TOTAL_INSTANCES was reached
+    files: Any = None  # a files.FileAccess: what file() may read
 
 
 def _provider_blocks(files: list[ParsedFile], scope: Scope,
@@ -106,9 +107,12 @@ def _instance_keys(block: Block, scope: Scope) -> list[tuple[str, Scope]] | Unkn
 
 def load_module(directory: str, files: list[ParsedFile], variables: dict[str, Any],
                 providers: dict[str, ProviderBlock], address: str, depth: int,
-                parse_dir: ParseDir, result: LoadResult) -> Module:
-    """Expand one module instance into resource instances, following local module calls."""
-    module = Module(directory, files, variables, address, depth)
+                parse_dir: ParseDir, result: LoadResult, reader: Any = None) -> Module:
+    """Expand one module instance into resource instances, following local module calls.
+    `reader` is the root module's file access (a root module makes its own)."""
+    if reader is None and result.files is not None:
+        reader = result.files.rooted(directory)
+    module = Module(directory, files, variables, address, depth, reader)
     module.providers = _provider_blocks(files, module.scope, providers)
     prefix = f"{address}." if address else ""
     peers = Peers()
@@ -224,7 +228,7 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
         inputs = {k: evaluate(a.expr, scope) for k, a in call.attributes.items()
                   if k not in _CALL_META}
         child = load_module(target, child_files, inputs, providers, addr + suffix,
-                            parent.depth + 1, parse_dir, result)
+                            parent.depth + 1, parse_dir, result, parent.scope.files)
         outputs[suffix] = LazyOutputs(child)
     for inst in result.resources[first:]:
         inst.call_paths += (f.path,)

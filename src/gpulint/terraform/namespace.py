@@ -18,7 +18,7 @@ class Module:
     """One module instance: its files, its variable values and its lazily evaluated locals."""
 
     def __init__(self, directory: str, files: list[ParsedFile], variables: dict[str, Any],
-                 address: str, depth: int) -> None:
+                 address: str, depth: int, reader: Any = None) -> None:
         self.directory = directory
         self.files = files
         self.address = address
@@ -49,7 +49,8 @@ class Module:
                     self.output_decls[b.labels[0]] = b
                 elif b.type == "resource" and len(b.labels) == 2:
                     self.resource_decls.setdefault(b.labels[0], {})[b.labels[1]] = b
-        self.scope = Scope(resolver=self._resolve_root)
+        # `reader` (a FileAccess) lets file() read inside the scanned tree.
+        self.scope = Scope(resolver=self._resolve_root, files=reader)
 
     # -- names --------------------------------------------------------------------------
     def variables(self) -> dict[str, Any]:
@@ -73,7 +74,10 @@ class Module:
         if name == "local":
             return _LazyLocals(self)
         if name == "path":
-            return {"module": self.directory, "root": self.directory, "cwd": os.getcwd()}
+            # As Terraform gives them when run in the root module: relative to it.
+            root = getattr(self.scope.files, "cwd", None) or self.directory
+            return {"module": os.path.relpath(self.directory, root), "root": ".",
+                    "cwd": os.path.abspath(root)}
         if name == "terraform":
             return {"workspace": "default"}
         if name == "data":
