@@ -22,9 +22,9 @@ def evaluate(resources: Iterable[Resource],
         for rule in rules:
             if res.source not in rule.applies_to or rule.id in res.suppressions:
                 continue
-            result = conditions.test(rule.match, res.facts, rule.options)
+            result = conditions.test(rule.match, res.facts_by_name, rule.options)
             if result is None:
-                reasons = conditions.missing_facts(rule.match, res.facts, rule.options)
+                reasons = conditions.missing_facts(rule.match, res.facts_by_name, rule.options)
                 skipped.append(NotEvaluated(rule.id, res.path, res.line, res.address,
                                             "could not evaluate: " + "; ".join(dict.fromkeys(reasons))))
             elif result:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:  # the stages' own types; model.py imports no stage at run time
     from gpulint.facts.kubernetes.accelerators import Accelerators
     from gpulint.facts.kubernetes.nodes import NodeSelection, NodeTarget
     from gpulint.facts.model_decl import ModelDecl
+    from gpulint.facts.registry import Facts
     from gpulint.pricing.price import HourlyPrice
 
 
@@ -73,7 +74,9 @@ class Resource:
     path: str
     line: int
     source: str  # terraform | kubernetes
-    facts: dict[str, Any] = field(default_factory=dict)
+    # The registered facts. mypy checks literal names and value types (registry.Facts); a name
+    # known only at run time goes through `facts_by_name`.
+    facts: Facts = field(default_factory=lambda: cast("Facts", {}))
     unknowns: list[tuple[str, str]] = field(default_factory=list)  # (fact, reason)
     suppressions: frozenset[str] = frozenset()
     # Working state one stage hands to a later one. Not facts: rules cannot read it, messages
@@ -84,8 +87,14 @@ class Resource:
     node_selection: NodeSelection | None = None  # a pod's node selection → linking
     node_target: NodeTarget | None = None  # a node pool's labels and taints → linking
 
+    @property
+    def facts_by_name(self) -> dict[str, Any]:
+        """The same facts, for names known only at run time (a rule's, a loop's): mypy cannot
+        check these; the registry tests check every name and value a scan writes."""
+        return cast("dict[str, Any]", self.facts)
+
     def set_fact(self, name: str, value: Any) -> None:
-        self.facts[name] = value
+        self.facts_by_name[name] = value
         if isinstance(value, Unknown):
             self.unknowns.append((name, value.reason))
 

@@ -38,9 +38,14 @@ def is_number(v: Any) -> TypeGuard[float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def number_or(v: Any, default: float) -> float:
+    """A fact's value when it is a number (not unknown, absent or a flag), else `default`."""
+    return v if is_number(v) else default
+
+
 def set_unknown(res: Resource, names: Iterable[str], reason: str) -> None:
     for name in names:
-        res.facts[name] = Unknown(reason)
+        res.facts_by_name[name] = Unknown(reason)
 
 
 def capacity(res: Resource) -> str:
@@ -68,8 +73,9 @@ def where(res: Resource, opts: Context) -> tuple[str, str] | str:
     if not isinstance(provider, str) or provider not in providers.NAMES:
         return "the cloud provider is not known"
     if res.source == "kubernetes":
-        if isinstance(f.get("region"), str):  # linked to a node pool (gpulint.linking)
-            return provider, f["region"]
+        linked = f.get("region")
+        if isinstance(linked, str):  # linked to a node pool (gpulint.linking)
+            return provider, linked
         return provider, opts.default_regions.get(provider) or catalog.default_region(provider)
     region = f.get("region")
     if isinstance(region, Unknown):
@@ -127,7 +133,7 @@ def record(res: Resource, kind: str, offer: offers.Offer, current_hourly: float,
     explain.<phrase>_detail and explain.<phrase>_saving phrases (`holds` says how it holds the
     estimate, `then` what follows the price). Returns the saving as a fraction of the current cost on the same basis."""
     f = res.facts
-    count = f.get("cost.count") if is_number(f.get("cost.count")) else 1
+    count = number_or(f.get("cost.count"), 1)
     alt_monthly = offer.monthly(hours, count)
     current_monthly = round(current_hourly * count * hours, 2)
     saving = max(0.0, current_monthly - alt_monthly)
@@ -141,7 +147,7 @@ def record(res: Resource, kind: str, offer: offers.Offer, current_hourly: float,
 def put(res: Resource, kind: str, alt: Alternative) -> None:
     """Record a priced alternative of one kind (alternative.<kind> and its phrases)."""
     named, phrase = _NAMES[kind]
-    f = res.facts
+    f = res.facts_by_name  # alternative.<kind>, explain.<phrase>_…: names made from `kind`
     f[f"alternative.{kind}"] = alt
     f[named] = alt.offer
     f[f"explain.{phrase}_detail"] = alt.detail

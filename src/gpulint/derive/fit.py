@@ -125,13 +125,9 @@ def _model(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | N
     mem, count = f.get("gpu.memory_gib"), f.get("gpu.count")
     if "group.gpu_count" in f:  # a model served across the hosts of a multi-host group
         count = f["group.gpu_count"]
-    for name, value in (("GPU memory", mem), ("GPU count", count)):
-        if not is_number(value):
-            gpu = f.get("gpu.model")
-            why = value.reason if isinstance(value, Unknown) else \
-                gpu.reason if isinstance(gpu, Unknown) else "not known"
-            set_unknown(res, _FACTS, f"{name} unknown: {why}")
-            return est
+    if not (is_number(mem) and is_number(count)):
+        _gpus_unknown(res, mem, count)
+        return est
     usable = min(count, decl.gpus_per_replica) if decl.parallel_declared else count
     f["gpu.total_memory_gib"] = round(mem * count, 1)
     fits = _fit(res, minimum, info, mem, count, usable, opts)
@@ -159,6 +155,14 @@ def _model(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | N
     else:
         _alternative(res, est, opts, oversized=True)
     return est
+
+
+def _gpus_unknown(res: Resource, mem: object, count: object) -> None:
+    name, value = ("GPU memory", mem) if not is_number(mem) else ("GPU count", count)
+    gpu = res.facts.get("gpu.model")
+    why = value.reason if isinstance(value, Unknown) else \
+        gpu.reason if isinstance(gpu, Unknown) else "not known"
+    set_unknown(res, _FACTS, f"{name} unknown: {why}")
 
 
 def _fit(res: Resource, minimum: sizing.Estimate, info: models.ModelInfo, mem: float,
@@ -208,7 +212,8 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: Context,
         f["sizing.saving_fraction"] = 0.0
         f["explain.alternative_detail"] = "not proposed for a non-GPU accelerator"
         return
-    gpu = f.get("gpu.model") if isinstance(f.get("gpu.model"), str) else None
+    model = f.get("gpu.model")
+    gpu = model if isinstance(model, str) else None
     vendor = generations.vendor(gpu)
 
     def pod_fit(cand: str, mem: float, n: int) -> bool:

@@ -15,6 +15,7 @@ from gpulint.derive.alternative import (
     cheapest,
     cloud,
     is_number,
+    number_or,
     pod_without_node,
     record,
     set_unknown,
@@ -51,7 +52,7 @@ def apply(res: Resource, est: sizing.Estimate | None, opts: Context) -> None:
         set_unknown(res, FACTS[1:], "GPU count unknown" if not is_number(count)
                     else "a fraction of a GPU")
         return
-    mem = f.get("gpu.memory_gib") if is_number(f.get("gpu.memory_gib")) else 0.0
+    mem = number_or(f.get("gpu.memory_gib"), 0.0)
 
     def holds(gpu_mem: float, n: float) -> bool:
         if est is not None:

@@ -121,7 +121,7 @@ def _smaller_instance(res: Resource, count: int, used: int, opts: Context) -> No
         found = offers.cheapest_offer(
             place[0], place[1], capacity(res),
             lambda o: o.gpu_model == gpu and used <= o.gpu_count < count, opts.overrides)
-    if found is None:
+    if found is None or not is_number(hourly):
         f["explain.idle_fix"] = (f"no instance with fewer {gpu} GPUs is priced here; set the "
                               f"tensor parallelism to {count} to use them all")
         return

@@ -14,7 +14,8 @@ def apply(res: Resource, settings: TagSettings) -> None:
     required = settings.required_for(f.get("provider"))
     f["tags.required"] = required
     f["tags.patterns"] = dict(settings.patterns)
-    tags = f.get("tags") if isinstance(f.get("tags"), dict) else {}
+    tags = f.get("tags")
+    tags = tags if isinstance(tags, dict) else {}
     missing = [k for k in required if k not in tags or tags[k] in (None, "")]
     missing += conditions.mismatched_tags(tags, settings.patterns)
     if missing:

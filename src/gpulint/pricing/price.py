@@ -69,7 +69,7 @@ def apply_overrides(price: HourlyPrice, provider: str, instance_type: str,
     return replace(price, **changes) if changes else price
 
 
-def node_price(provider: str, instance_type: str, region: str, facts: dict[str, Any],
+def node_price(provider: str, instance_type: str, region: str, facts: Mapping[str, Any],
                overrides: PricingOverrides | None = None) -> HourlyPrice | Unknown:
     """Hourly price of one node/VM of this type, GCP host + attached GPUs included."""
     if provider == "gcp" and facts.get("gpu.attached"):
@@ -125,7 +125,7 @@ def _default_region(provider: str, opts: CostOptions) -> tuple[str, str]:
     return catalog.default_region(provider), "default region"
 
 
-def _k8s_price(facts: dict[str, Any], opts: CostOptions) -> HourlyPrice | Unknown:
+def _k8s_price(facts: Mapping[str, Any], opts: CostOptions) -> HourlyPrice | Unknown:
     """A pod pays its share of a node, or GPU-hours at the cheapest list price for its GPU."""
     gpus = facts.get("gpu.count")
     if not isinstance(gpus, (int, float)) or gpus <= 0:

@@ -57,6 +57,8 @@ def _spot_saving(res: Resource, hours: float) -> tuple[float | None, str | None]
     count = res.facts.get("cost.count")
     if price is None or price.spot is None or price.ondemand is None:
         return None, "no spot price in the catalog"
+    if not isinstance(count, (int, float)):  # never: pricing sets a price with its count
+        return None, None
     frac = spot_fraction(res)
     on_demand_share = 1 - frac if isinstance(frac, float) else 1.0
     saving = (price.ondemand - price.spot) * count * hours * on_demand_share

@@ -50,6 +50,7 @@ def _resource(res: Resource) -> dict[str, Any]:
                  "estimated": bool(f.get("model.estimated")) if "model.estimated" in f else None,
                  "source": decl.source}
     count = _known(f.get("cost.count"))
+    tags = f.get("tags")
     return {
         "address": res.address, "type": res.type, "path": res.path, "line": res.line,
         "provider": provider if provider != "kubernetes" else "kubernetes",
@@ -72,7 +73,7 @@ def _resource(res: Resource) -> dict[str, Any]:
         "hours_per_month": _num(f.get("cost.hours")),
         "spot_fraction": _num(f.get("capacity.spot_fraction")),
         "tags": {k: (v if not isinstance(v, Unknown) else None)
-                 for k, v in f["tags"].items()} if isinstance(f.get("tags"), dict) else None,
+                 for k, v in tags.items()} if isinstance(tags, dict) else None,
         "model": model,
         "change": ({"actions": f["change.actions"],
                     "monthly_cost_before_usd": _num(f.get("cost.monthly_before"))}

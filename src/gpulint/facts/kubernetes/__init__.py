@@ -213,12 +213,12 @@ def inherit_namespace_labels(resources: list[Resource], objects: list[K8sObject]
                       if "kubernetes.io/" not in str(k)}  # set by Kubernetes, not by the team
             namespaces[name] = (labels, f"Namespace {name} ({obj.path}:{obj.line})")
     for res in resources:
-        ns = res.facts.get("k8s.namespace")
-        if ns not in namespaces or not isinstance(res.facts.get("tags"), dict):
+        ns, own = res.facts.get("k8s.namespace"), res.facts.get("tags")
+        if ns not in namespaces or not isinstance(own, dict):
             continue
         labels, where = namespaces[ns]
-        added = {k: v for k, v in labels.items() if k not in res.facts["tags"]}
-        res.facts["tags"] = {**res.facts["tags"], **added}
+        added = {k: v for k, v in labels.items() if k not in own}
+        res.facts["tags"] = {**own, **added}
         if added:
             res.facts["tags.inherited"] = {k: where for k in added}
 

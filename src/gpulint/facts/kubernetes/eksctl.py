@@ -106,10 +106,11 @@ def _group(obj: Any, cluster: str, region: Any, tags: dict[str, Any], section: s
                             "eks.amazonaws.com/capacityType": capacity_label})
     res.facts["node.labels"] = node_labels
     res.node_target = NodeTarget(res.address, node_labels, {}, _taints(group.get("taints")))
-    res.facts["tags"] = {**tags, **as_dict(group.get("tags")), **labels}
+    all_tags = {**tags, **as_dict(group.get("tags")), **labels}
+    res.facts["tags"] = all_tags
     res.facts["workload"], res.facts["workload.source"] = "unknown", None
     lo = res.facts.get("replicas.min")
-    res.facts["shutdown"] = shutdown_from_tags(res.facts["tags"]) or (
+    res.facts["shutdown"] = shutdown_from_tags(all_tags) or (
         "scale-to-zero" if lo == 0 else "none")
     return res
 

@@ -79,8 +79,9 @@ def _autoscalers(resources: list[Resource], objects: list[K8sObject]) -> None:
             res.set_fact("replicas.max", hi)
             res.facts["replicas.desired"] = lo
             res.facts["replicas.source"] = what
-            tags = res.facts["tags"] if isinstance(res.facts.get("tags"), dict) else {}
-            res.facts["shutdown"] = "scale-to-zero" if idle == 0 else shutdown_of(res, tags)
+            tags = res.facts.get("tags")
+            res.facts["shutdown"] = "scale-to-zero" if idle == 0 else \
+                shutdown_of(res, tags if isinstance(tags, dict) else {})
 
 
 def _targets(resources: list[Resource]) -> list[tuple[NodeTarget, Resource]]:
@@ -133,7 +134,7 @@ def _reset_hardware(res: Resource) -> None:
     res.unknowns = [u for u in res.unknowns if u[0] not in _HARDWARE_FACTS]
     for name in _HARDWARE_FACTS:
         if name != "gpu.memory_gib" or "gpu.mig_profile" not in res.facts:
-            res.facts.pop(name, None)
+            res.facts_by_name.pop(name, None)
 
 
 def _from_terraform_pool(res: Resource, pool: Resource) -> None:

@@ -195,11 +195,11 @@ def inherit_node_class_tags(resources: list[Resource], objects: list[Any]) -> No
             classes[(str(obj.doc["kind"]), str(name))] = \
                 (tags, f"{obj.doc['kind']} {name} ({obj.path}:{obj.line})")
     for res in resources:
-        ref = res.facts.get("nodepool.node_class")
-        if ref not in classes or not isinstance(res.facts.get("tags"), dict):
+        ref, own = res.facts.get("nodepool.node_class"), res.facts.get("tags")
+        if ref not in classes or not isinstance(own, dict):
             continue
         tags, where = classes[ref]
-        added = {k: v for k, v in tags.items() if k not in res.facts["tags"]}
-        res.facts["tags"] = {**res.facts["tags"], **added}
+        added = {k: v for k, v in tags.items() if k not in own}
+        res.facts["tags"] = {**own, **added}
         inherited = res.facts.setdefault("tags.inherited", {})
         inherited.update({k: where for k in added})
