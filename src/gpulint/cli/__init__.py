@@ -88,10 +88,14 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
     settings = build_settings(params, paths, report_given_files=True, progress=bar)
     rules = configured_rules(settings)
     try:
-        return pipeline.run(paths, rules, settings), rules
+        result = pipeline.run(paths, rules, settings)
     finally:
         if bar:
             bar.close()
+    from gpulint.cli.validate import check_resource_regions
+
+    result.diagnostics += check_resource_regions(result.resources, settings.scan.inputs.vars)
+    return result, rules
 
 
 @cli.command()

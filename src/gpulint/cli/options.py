@@ -127,7 +127,32 @@ def build_settings(params: dict[str, Any], paths: list[str], *, report_given_fil
         raise click.UsageError(str(e)) from None
     if settings.catalog_file:
         use_catalog(settings.catalog_file)
+    _check_regions(settings, bool(flags.default_regions))
     from gpulint.pricing.catalog_store import set_max_age_days
 
     set_max_age_days(settings.catalog_max_age_days)
     return settings
+
+
+def _check_regions(settings: Settings, from_flags: bool) -> None:
+    """Default regions the catalog in use does not price are usage errors (exit 2), every one
+    at once, with the configuration file's line when they come from it."""
+    from gpulint.config.load import display
+    from gpulint.pricing import regions
+
+    problems = []
+    source = settings.source
+    for provider, region in sorted(settings.pricing.default_regions.items()):
+        problem = regions.problem(provider, region)
+        if problem is None:
+            continue
+        if from_flags or source is None:
+            problems.append(f"--default-region {provider}={region}: {problem}")
+        else:
+            key = next((k for k in source.data.get("regions", {}) if k.lower() == provider),
+                       provider)
+            line = source.lines.get(("regions", key))
+            where = f"{display(source.path)}:{line}" if line else display(source.path)
+            problems.append(f"{where}: regions.{key}: {problem}")
+    if problems:
+        fail_usage("\n".join(problems))
