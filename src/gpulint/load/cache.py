@@ -8,15 +8,24 @@ Entries live in one SQLite database in WAL mode: a run's new entries go in one t
 concurrent runs never see half an entry and wait for each other's writes (busy timeout) instead
 of failing. One file per entry was tried first: creating a file costs about 1.5 ms on the
 benchmark machine, more than parsing a small file, while SQLite stores 2,500 entries in ~10 ms.
-An entry that cannot be unpickled is ignored and re-parsed; a database that cannot be opened or
-is not a database is set aside and recreated, or, failing that, the run goes on uncached.
+An entry that cannot be unpickled is ignored and re-parsed; a database that is not a database
+(corrupted, truncated) is set aside and recreated; one that is busy or locked by another process,
+cannot be opened, or sits in a directory other users can write is not used: the run goes on
+uncached.
+
+Whoever can write the cache could otherwise run code in the next scan (a shared runner, a CI
+cache restored from another branch): entries are read with an unpickler that builds only the
+parse-outcome classes and plain data (no other global, so no callable to run), and the
+directory is created private (0700).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import pickle
+import stat
 from functools import lru_cache
 from typing import Any
 
@@ -64,8 +73,46 @@ def parser_identity() -> str:
     return h.hexdigest()
 
 
+# The only globals an entry may name: the parse outcome, the syntax tree and what YAML builds.
+_ALLOWED_GLOBALS = frozenset({
+    ("gpulint.load.source", "Parsed"),
+    *(("gpulint.terraform.syntax", n) for n in (
+        "Literal", "Template", "Var", "GetAttr", "Index", "Splat", "Call", "Conditional",
+        "BinOp", "UnaryOp", "TupleExpr", "ObjectExpr", "ForExpr", "Unsupported", "Attribute",
+        "Block")),
+    ("datetime", "date"), ("datetime", "datetime"), ("datetime", "timedelta"),
+    ("datetime", "timezone"), ("builtins", "set"), ("builtins", "frozenset"),
+    ("builtins", "bytearray"), ("copyreg", "_reconstructor"), ("builtins", "object"),
+})
+
+
+class _DataUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in _ALLOWED_GLOBALS:
+            raise pickle.UnpicklingError(f"cache entry names {module}.{name}")
+        return super().find_class(module, name)
+
+
+def load_entry(blob: bytes) -> Any:
+    """An entry's value; raises for an entry naming anything but parse-outcome data."""
+    return _DataUnpickler(io.BytesIO(blob)).load()
+
+
+def _private_dir(path: str) -> bool:
+    """Create `path` 0700 (or make ours so); False when it belongs to another user."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    st = os.stat(path)
+    getuid = getattr(os, "getuid", None)
+    if not stat.S_ISDIR(st.st_mode) or (getuid is not None and st.st_uid != getuid()):
+        return False
+    if st.st_mode & 0o077:
+        os.chmod(path, 0o700)
+    return True
+
+
 class ParseCache:
     FILE = "parse-v1.sqlite"
+    BUSY_SECONDS = 30.0  # how long to wait for another run's write before running uncached
 
     def __init__(self, directory: str) -> None:
         self.root = directory
@@ -85,8 +132,9 @@ class ParseCache:
     def _connect(self) -> Any:
         import sqlite3
 
-        os.makedirs(self.root, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        if not _private_dir(self.root):
+            raise OSError(f"cache directory {self.root} belongs to another user")
+        db = sqlite3.connect(self.path, timeout=self.BUSY_SECONDS, isolation_level=None)
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # a lost entry on power loss is harmless
@@ -104,18 +152,28 @@ class ParseCache:
 
         try:
             self._db = self._connect()
+        except sqlite3.OperationalError:
+            # Busy, locked, cannot be opened: another process may be using it, so run uncached.
+            self._unusable = True
         except sqlite3.DatabaseError:
-            # Not a database (corrupted, truncated): set it aside and start again.
-            try:
-                for suffix in ("", "-wal", "-shm"):
-                    if os.path.exists(self.path + suffix):
-                        os.replace(self.path + suffix, self.path + suffix + ".corrupt")
-                self._db = self._connect()
-            except (OSError, sqlite3.Error):
+            if not self._set_aside():
                 self._unusable = True
         except (OSError, sqlite3.Error):
             self._unusable = True  # read-only or missing home, full disk: run uncached
         return self._db
+
+    def _set_aside(self) -> bool:
+        """Move a damaged database away and start a new one; False when that fails."""
+        import sqlite3
+
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(self.path + suffix):
+                    os.replace(self.path + suffix, self.path + suffix + ".corrupt")
+            self._db = self._connect()
+        except (OSError, sqlite3.Error):
+            return False
+        return True
 
     def get(self, key: str) -> Any | None:
         """The cached outcome, or None when absent or unreadable (then the file is re-parsed)."""
@@ -132,7 +190,7 @@ class ParseCache:
             self.misses += 1
             return None
         try:
-            value = pickle.loads(row[0])
+            value = load_entry(row[0])
         except Exception:  # a damaged entry: parse again (and overwrite it)
             self.misses += 1
             return None

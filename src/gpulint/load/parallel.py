@@ -110,9 +110,9 @@ def parse_files(files: list[SourceFile], max_bytes: int, jobs: int = 0,
     blobs = _run(todo, workers, progress, done, total)
     with collector.paused():
         for (index, key, _, _), blob in zip(todo, blobs, strict=True):
-            if store:
+            parsed = outcomes[index].parsed = pickle.loads(blob)  # from our own workers
+            if store and not parsed.transient:
                 store.put(key, blob)
-            outcomes[index].parsed = pickle.loads(blob)
     if store:
         store.flush()
     return outcomes

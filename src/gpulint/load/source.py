@@ -36,6 +36,8 @@ class Parsed:
     root: Any = None  # terraform.syntax.Block for Terraform files
     docs: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (line, manifest)
     diags: list[_Diag] = field(default_factory=list)
+    # An outcome of this run's conditions (out of memory), not of the bytes: never cached.
+    transient: bool = False
 
 
 def read_bytes(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes | None,
@@ -115,7 +117,8 @@ def parse(kind: str, data: bytes) -> Parsed:
     except RecursionError:
         return Parsed(kind, diags=[(None, "nesting too deep to parse, skipped", "error")])
     except MemoryError:
-        return Parsed(kind, diags=[(None, "file too large to parse in memory, skipped", "error")])
+        return Parsed(kind, diags=[(None, "file too large to parse in memory, skipped", "error")],
+                      transient=True)
     except Exception as e:  # one odd file must not stop the scan of the others
         return Parsed(kind, diags=[(None, f"internal error while parsing ({type(e).__name__}: "
                                           f"{e}); please report it", "error")])
