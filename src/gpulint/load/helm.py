@@ -42,7 +42,7 @@ def run(argv: list[str], timeout: float = RENDER_TIMEOUT_S) -> tuple[str | None,
 
 def _sdk() -> Any:
     try:
-        import helm_python  # type: ignore[import-not-found]
+        import helm_python  # type: ignore[import-not-found, unused-ignore]
     except (ImportError, OSError):  # not installed, or no native library for this platform
         return None
     return helm_python
@@ -83,7 +83,7 @@ def _with_sdk(sdk: Any, root: str, release: str, namespace: str | None,
     try:
         with sdk.Chart.load(root) as chart:
             out = chart.render(values, name=release, namespace=namespace or "default")
-    except Exception as e:  # noqa: BLE001 - any SDK error means "not rendered", said in a note
+    except Exception as e:
         detail = str(getattr(e, "detail", "") or e).strip().splitlines()
         return Rendered(name, None, detail[-1] if detail else type(e).__name__)
     return Rendered(name, {k: v for k, v in out.items()

@@ -60,8 +60,9 @@ def read(path: str, text: str, files: set[str],
             for j, entry in enumerate(rel.get("values") or []):
                 if isinstance(entry, dict):
                     prefix = ("releases", i, "values", j)
-                    release.inline.append((entry, {p[len(prefix):]: line for p, line in lines.items()
-                                                   if p[:len(prefix)] == prefix}))
+                    own = {p[len(prefix):]: line for p, line in lines.items()
+                           if p[:len(prefix)] == prefix}
+                    release.inline.append((entry, own))
                 elif isinstance(entry, str):
                     file = os.path.normpath(os.path.join(base, entry))
                     if os.path.abspath(file) in files:

@@ -50,7 +50,7 @@ def _kind_line(path: str, kind: str, read: Callable[[str], str | None]) -> int:
     return text.count("\n", 0, m.start()) + 1 if m else 1
 
 
-def _values_of(root: str | None, files: list[str], inline: list[tuple[dict[str, Any], dict]],
+def _values_of(root: str | None, files: list[str], inline: list[tuple[dict[str, Any], dict[Any, int]]],
                inline_path: str, read: Callable[[str], str | None],
                diags: list[Diagnostic]) -> tuple[Values, Values]:
     """(chart defaults + overrides, overrides only): what the values reader and the SDK need."""
@@ -71,7 +71,7 @@ def _values_of(root: str | None, files: list[str], inline: list[tuple[dict[str, 
 
 
 def _chart(root: str, release: str, namespace: str | None, values_files: list[str],
-           inline: list[tuple[dict[str, Any], dict]], inline_path: str, plan: TemplatePlan,
+           inline: list[tuple[dict[str, Any], dict[Any, int]]], inline_path: str, plan: TemplatePlan,
            read: Callable[[str], str | None]) -> bool:
     """Render a local chart (True); when it cannot be, read its GPU requests from its values."""
     chart_file = os.path.join(root, "Chart.yaml")
@@ -224,7 +224,8 @@ def _emit(build: _Build, plan: TemplatePlan, read: Callable[[str], str | None]) 
     plan.diagnostics.extend(Diagnostic(build.name, d.line, f"kustomize output: {d.message}",
                                        d.severity) for d in diags)
     for obj in objects:
-        meta = obj.doc.get("metadata") if isinstance(obj.doc.get("metadata"), dict) else {}
+        meta: dict[str, Any] = obj.doc["metadata"] if isinstance(obj.doc.get("metadata"),
+                                                                 dict) else {}
         path, line = _origin_of(origin, str(obj.doc["kind"]), str(meta.get("name")),
                                 (build.name, 1))
         plan.objects.append(K8sObject(path, line, obj.doc, variant=build.variant))
@@ -348,10 +349,12 @@ def plan(files: list[SourceFile], helm_values: list[str],
     texts: dict[str, str | None] = {}
     raw_read = read
 
-    def read(path: str) -> str | None:  # each file read once: builds share their bases
+    def read_once(path: str) -> str | None:  # each file read once: builds share their bases
         if path not in texts:
             texts[path] = raw_read(path)
         return texts[path]
+
+    read = read_once
 
     charts = sorted({os.path.dirname(p) or "." for p in paths if os.path.basename(p) == "Chart.yaml"})
     charts = [c for c in charts if not any(_under(c, o) and c != o for o in charts)]  # subcharts

@@ -26,7 +26,9 @@ _LITERAL = re.compile(r'^[ \t]*(name|namespace)[ \t]*=[ \t]*"([^"$]*)"[ \t]*$')
 def _block(lines: list[str], start: int) -> tuple[int, dict[str, str], list[tuple[int, str]]]:
     """From a `resource "helm_release"` line: the block's last line, its literal name and
     namespace, and each heredoc as (line of its first body line, body)."""
-    depth, attrs, docs = 0, {}, []
+    depth = 0
+    attrs: dict[str, str] = {}
+    docs: list[tuple[int, str]] = []
     i = start
     while i < len(lines):
         line = lines[i]

@@ -107,7 +107,7 @@ class _Reader:
               labels: dict[str, str], scale: tuple[Any, Any] | None = None) -> None:
         file, line = self.values.locate(path)
         name = _dotted(path)
-        address = f"{VALUES_TYPE}/{self.release}/{name}" if name else f"{VALUES_TYPE}/{self.release}"
+        address = f"{VALUES_TYPE}/{self.release}" + (f"/{name}" if name else "")
         name = name or self.release
         meta: dict[str, Any] = {"name": name, "labels": labels}
         if self.namespace:
@@ -146,16 +146,19 @@ class _Reader:
         labels = {}
         model = next((node[k] for k in _MODEL_KEYS if isinstance(node.get(k), str)), None)
         if model is None and isinstance(node.get("model"), dict):
-            model = node["model"].get("name") if isinstance(node["model"].get("name"), str) else None
+            named = node["model"].get("name")
+            model = named if isinstance(named, str) else None
         elif model is None and isinstance(node.get("model"), str):
             model = node["model"]
         if model:
             labels["gpulint.dev/model"] = model
         replicas = node.get("replicaCount", node.get("replicas", 1))
-        auto = node.get("autoscaling") if isinstance(node.get("autoscaling"), dict) else {}
+        auto: dict[str, Any] = node["autoscaling"] if isinstance(node.get("autoscaling"),
+                                                                   dict) else {}
         scale = None
         if auto.get("enabled") is True:
-            scale = (auto.get("minReplicas", 1), auto.get("maxReplicas", auto.get("minReplicas", 1)))
+            low = auto.get("minReplicas", 1)
+            scale = (low, auto.get("maxReplicas", low))
         elif ("minReplicas" in node or "maxReplicas" in node) and _ray_autoscaling(tree):
             scale = (node.get("minReplicas", replicas), node.get("maxReplicas", replicas))
         spec = {"replicas": replicas, "template": {"spec": self._pod(path, container)}}
@@ -200,7 +203,7 @@ class _Reader:
             container["image"] = image
         pod: dict[str, Any] = {"containers": [container]}
         for ours, theirs in (("node_selector", "nodeSelector"), ("tolerations", "tolerations")):
-            value = override.get(ours, base.get(theirs if ours != "node_selector" else "nodeSelector"))
+            value = override.get(ours, base.get(theirs))
             if value:
                 pod[theirs] = value
         cull = self.values.tree.get("cull")
@@ -213,7 +216,7 @@ class _Reader:
     def walk(self, node: Any, path: Path) -> None:
         if isinstance(node, list):
             for i, item in enumerate(node):
-                self.walk(item, path + (i,))
+                self.walk(item, (*path, i))
             return
         if not isinstance(node, dict):
             return
@@ -235,7 +238,7 @@ class _Reader:
             return
         for key, value in node.items():
             if key != "kubespawner_override":
-                self.walk(value, path + (key,))
+                self.walk(value, (*path, key))
 
 
 def read(values: Values, release: str, namespace: str | None = None,

@@ -40,13 +40,13 @@ def _lines(node: Any, path: Path, out: dict[Path, int], seen: set[int]) -> None:
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             if isinstance(key, yaml.ScalarNode):
-                here = path + (key.value,)
+                here = (*path, key.value)
                 out.setdefault(here, key.start_mark.line + 1)
                 _lines(value, here, out, seen)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            out.setdefault(path + (i,), item.start_mark.line + 1)
-            _lines(item, path + (i,), out, seen)
+            out.setdefault((*path, i), item.start_mark.line + 1)
+            _lines(item, (*path, i), out, seen)
 
 
 def parse(path: str, text: str) -> tuple[list[tuple[Any, dict[Path, int]]], list[Diagnostic]]:
