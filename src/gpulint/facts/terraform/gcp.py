@@ -20,6 +20,7 @@ from gpulint.facts.terraform.common import (
     taint_blocks,
     zone_count,
 )
+from gpulint.facts.terraform.gcp_tpu import topology_nodes, tpu_machine
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import catalog
 from gpulint.terraform.views import ResourceInstance
@@ -56,6 +57,8 @@ def gpu(res: Resource, machine_type: Any, view: Any, block: str = "guest_acceler
     res.set_fact("instance.type", machine_type)
     model, count, mem, api_name = _accelerators(view, block, count_key)
     spec = catalog.instance("gcp", machine_type) if isinstance(machine_type, str) else None
+    if spec is None and tpu_machine(res, machine_type):
+        return
     if spec is not None:
         res.facts.update({"gpu.model": spec.gpu_model, "gpu.count": spec.gpu_count,
                           "gpu.memory_gib": spec.gpu_memory_gib,
@@ -180,9 +183,13 @@ def _pool(inst: ResourceInstance, pool: Any, location: Any, address: str | None 
     fixed = pool.get("node_count")
     if fixed is None:
         fixed = pool.get("initial_node_count", 1)
+    policy = pool.first("placement_policy") or EMPTY
+    slice_nodes = topology_nodes(policy.get("tpu_topology"), node.get("machine_type"))
     if auto is not None:
         scaling(res, auto.get("min_node_count", auto.get("total_min_node_count", 0)),
                 auto.get("max_node_count", auto.get("total_max_node_count", 0)), fixed)
+    elif slice_nodes is not None and pool.get("node_count") is None:
+        fixed_count(res, slice_nodes)  # a multi-host slice: every VM of the topology
     else:
         fixed_count(res, fixed)
     zones = zone_count(location, pool.get("node_locations"))
