@@ -124,7 +124,7 @@ def _fact_aliases(tree: ast.AST) -> set[int]:
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for node in ast.walk(fn):
                 if isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute) \
-                        and node.value.attr == "facts" and any(
+                        and node.value.attr in {"facts", "facts_by_name"} and any(
                             isinstance(t, ast.Name) and t.id == "f" for t in node.targets):
                     out.add(id(fn))
     return out
@@ -145,7 +145,8 @@ def _literal_keys(node: ast.AST, f_is_facts: bool = True) -> list[tuple[str, int
             for sub in ast.walk(t):
                 if isinstance(sub, ast.Subscript) and (
                         (f_is_facts and isinstance(sub.value, ast.Name) and sub.value.id == "f")
-                        or (isinstance(sub.value, ast.Attribute) and sub.value.attr == "facts")):
+                        or (isinstance(sub.value, ast.Attribute)
+                            and sub.value.attr in {"facts", "facts_by_name"})):
                     const(sub.slice)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         if node.func.attr == "set_fact" and node.args:
@@ -175,9 +176,9 @@ def test_no_source_writes_an_unregistered_fact() -> None:
 def test_the_static_scan_sees_writes() -> None:
     """The scan above must find writes, or it proves nothing."""
     tree = ast.parse('res.facts["gpu.count"] = 1\nf["x.y"] = 2\nres.set_fact("a.b", 3)\n'
-                     'res.facts.update({"c.d": 4})\n')
+                     'res.facts.update({"c.d": 4})\nres.facts_by_name["e.f"] = 5\n')
     names = [n for node in ast.walk(tree) for n, _ in _literal_keys(node)]
-    assert sorted(names) == ["a.b", "c.d", "gpu.count", "x.y"]
+    assert sorted(names) == ["a.b", "c.d", "e.f", "gpu.count", "x.y"]
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "rules").glob("*.yaml")), ids=lambda p: p.stem)
