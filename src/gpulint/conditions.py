@@ -8,7 +8,8 @@ never fires either: the engine reports it as not evaluated.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from gpulint.model import Unknown
 
@@ -104,7 +105,8 @@ def resolve_arg(arg: Any, options: dict[str, Any], facts: Facts | None = None) -
     value = options[arg["option"]]
     if "per" in arg and isinstance(value, dict):
         key = (facts or {}).get(arg["per"])
-        return value.get(key, value.get("default")) if isinstance(key, str) else value.get("default")
+        default = value.get("default")
+        return value.get(key, default) if isinstance(key, str) else default
     return value
 
 

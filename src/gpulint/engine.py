@@ -25,8 +25,8 @@ def evaluate(resources: Iterable[Resource],
             result = conditions.test(rule.match, res.facts_by_name, rule.options)
             if result is None:
                 reasons = conditions.missing_facts(rule.match, res.facts_by_name, rule.options)
-                skipped.append(NotEvaluated(rule.id, res.path, res.line, res.address,
-                                            "could not evaluate: " + "; ".join(dict.fromkeys(reasons))))
+                why = "could not evaluate: " + "; ".join(dict.fromkeys(reasons))
+                skipped.append(NotEvaluated(rule.id, res.path, res.line, res.address, why))
             elif result:
                 findings.append(Finding(
                     rule=rule.id, severity=rule.severity, path=res.path, line=res.line,

@@ -55,7 +55,8 @@ def builtin_rules_dir() -> str:
 @cache
 def rule_schema() -> dict[str, Any]:
     text = (resources.files("gpulint") / "schemas" / "rule.schema.json").read_text("utf-8")
-    return json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 def _fact_names() -> list[str]:
@@ -81,7 +82,8 @@ def _describe(error: Any) -> str:
         fact = error.instance["fact"]
         if fact not in _fact_names():
             near = difflib.get_close_matches(str(fact), _fact_names(), n=1)
-            message = f"{fact!r} is not a known fact" + (f" (did you mean {near[0]!r}?)" if near else "")
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            message = f"{fact!r} is not a known fact{hint}"
         else:
             ops = [k for k in error.instance if k != "fact"]
             message = f"leaf condition needs exactly one known operator, got {ops}"

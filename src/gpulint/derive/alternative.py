@@ -131,7 +131,8 @@ def record(res: Resource, kind: str, offer: offers.Offer, current_hourly: float,
            holds: str = "", then: str = "") -> float:
     """Set alternative.<kind> (the priced Alternative), the fact naming its offer, and the
     explain.<phrase>_detail and explain.<phrase>_saving phrases (`holds` says how it holds the
-    estimate, `then` what follows the price). Returns the saving as a fraction of the current cost on the same basis."""
+    estimate, `then` what follows the price). Returns the saving as a fraction of the current
+    cost on the same basis."""
     f = res.facts
     count = number_or(f.get("cost.count"), 1)
     alt_monthly = offer.monthly(hours, count)

@@ -82,11 +82,13 @@ def _estimates(res: Resource, decl: ModelDecl, info: models.ModelInfo, precision
     # Pipeline stages split weights and KV cache by layer as tensor ranks do by head, so one
     # replica's memory is spread over tensor × pipeline GPUs; data-parallel replicas each hold
     # it all.
-    kwargs = {"tensor_parallel": decl.gpus_per_replica,
-              "gpu_memory_utilization": decl.gpu_memory_utilization,
-              "kv_cache_dtype": "fp8" if decl.kv_cache_bytes == 1 else None}
-    return (sizing.estimate_inference(*args, concurrency=1, **kwargs),
-            sizing.estimate_inference(*args, concurrency=opts.sizing.concurrency, **kwargs))
+    def estimate(concurrency: int | None) -> sizing.Estimate:
+        return sizing.estimate_inference(
+            *args, concurrency=concurrency, tensor_parallel=decl.gpus_per_replica,
+            gpu_memory_utilization=decl.gpu_memory_utilization,
+            kv_cache_dtype="fp8" if decl.kv_cache_bytes == 1 else None)
+
+    return estimate(1), estimate(opts.sizing.concurrency)
 
 
 def _model(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | None:

@@ -90,7 +90,8 @@ def apply(res: Resource, decl: ModelDecl, opts: Context) -> None:
         f["explain.idle_fix"] = (f"the model does not fit on {_gpus(used)}: raise the tensor "
                               f"parallelism to {int(count)}")
     elif "group.gpu_count" in f:
-        f["explain.idle_fix"] = (f"parallelism uses {_gpus(used)} of the {_gpus(int(count))} of the "
+        f["explain.idle_fix"] = (f"parallelism uses {_gpus(used)} of the {_gpus(int(count))} "
+                              "of the "
                               f"{f.get('group.source')}: shrink the group or raise the parallelism")
     elif res.source == "kubernetes":
         _fewer_gpus_per_pod(res, int(count), used)

@@ -96,7 +96,8 @@ class Catalog:
         self._azure_names = {n.lower(): n for n in self._provider("azure").get("instances", {})}
 
     def _provider(self, provider: str) -> dict[str, Any]:
-        return self.data["providers"].get(provider.lower(), {})
+        found: dict[str, Any] = self.data["providers"].get(provider.lower(), {})
+        return found
 
     def canonical_name(self, provider: str, name: str) -> str | None:
         table = self._provider(provider).get("instances", {})
@@ -239,7 +240,7 @@ def active_origin() -> str:
 def default_region(provider: str) -> str:
     regions = _active().data["default_regions"]
     try:
-        return regions[provider.lower()]
+        return str(regions[provider.lower()])
     except KeyError:
         known = ", ".join(sorted(regions))
         raise ValueError(f"unknown provider {provider!r}; expected one of: {known}") from None

@@ -8,12 +8,13 @@ from) so a reviewer can trace it. docs/cost.md describes the method.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from gpulint import globs
-from gpulint.pricing import catalog
 from gpulint.model import Resource, Unknown
+from gpulint.pricing import catalog
 from gpulint.pricing.overrides import PricingOverrides
 from gpulint.units import usd_rate
 
@@ -99,8 +100,8 @@ def node_price(provider: str, instance_type: str, region: str, facts: Mapping[st
         return Unknown(f"no {provider} price for {instance_type} in {region}{hint}")
     row = catalog.instance(provider, instance_type)  # the catalog's spelling of the row
     name = row.name if row else instance_type
-    where = region.replace(" ", "").lower() if provider == "azure" else region
-    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"{provider} {name} {where}"),
+    place = region.replace(" ", "").lower() if provider == "azure" else region
+    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"{provider} {name} {place}"),
                            provider, instance_type, overrides)
 
 

@@ -10,8 +10,8 @@ from typing import Any
 from gpulint.facts.registry import Alternative
 from gpulint.model import Finding, Resource
 from gpulint.pricing.price import DEFAULT_HOURS, spot_fraction
-from gpulint.units import usd_rate
 from gpulint.ruleset import Rule
+from gpulint.units import usd_rate
 
 
 def attach_savings(findings: Sequence[Finding], resources: Iterable[Resource],

@@ -117,7 +117,7 @@ def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) ->
                       "reason": n.reason} for n in result.not_evaluated]
     not_evaluated += [{"rule": None, "address": n.address, "path": n.path, "line": n.line,
                        "reason": f"could not evaluate: {n.reason}"} for n in result.module_notes]
-    report = {
+    report: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "gpulint", "version": __version__},
         "catalog": {**catalog_report.report_info(),
