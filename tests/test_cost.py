@@ -120,12 +120,13 @@ def test_kubernetes_spot_selectors_share_of_node_and_cheapest_gpu_hour() -> None
     assert serve.facts["cost.basis"].startswith(
         "2/4 GPUs of aws g5.12xlarge us-east-1 (default region) spot")
     job = rs["Job/gke-spot"]
-    _per_gpu, provider, itype, region = catalog.cheapest_per_gpu_hour("L4", "gcp")  # type: ignore[misc]
-    assert provider == "gcp"  # the GKE accelerator label keeps the pod on GCP prices
-    row = catalog.price(provider, itype, region)
+    # The GKE accelerator label keeps the pod on GCP, in GCP's default region, on the cheapest
+    # node there with one L4 (never the cheapest L4 in some other region).
+    row = catalog.price("gcp", "g2-standard-4", "us-central1")
     assert row and row.spot
     assert job.facts["cost.monthly"] == round(row.spot * 730, 2)
-    assert f"at the GPU-hour of gcp {itype} {region}" in job.facts["cost.basis"]
+    assert job.facts["cost.basis"].startswith("1/1 GPUs of gcp g2-standard-4 us-central1 "
+                                              "(the cheapest gcp node with ≥ 1 L4; default region)")
 
 
 def test_hours_per_workload_and_per_address_glob() -> None:

@@ -86,9 +86,11 @@ def test_mixed_templated_file_reads_its_plain_documents() -> None:
     assert notes == [(6, "skipped a template: this document uses Helm/Go template syntax "
                             "({{ }}); the file's other documents are scanned")]
     dep = got["Deployment/speech/asr-worker"]
-    best = catalog.cheapest_per_gpu_hour("L4", "gcp")
-    assert best is not None
-    assert dep.facts["cost.monthly"] == pytest.approx(best[0] * 2 * 730, rel=1e-6)
+    # 2 replicas of 1 L4 on GKE: the cheapest node with an L4 in the default region, each.
+    row = catalog.price("gcp", "g2-standard-4", catalog.default_region("gcp"))
+    assert row is not None and row.ondemand is not None
+    assert dep.facts["cost.monthly"] == round(row.ondemand * 2 * 730, 2)
+    assert dep.facts["cost.basis"].startswith("1/1 GPUs of gcp g2-standard-4 us-central1")
 
 
 def test_empty_quantity_is_unknown_and_generate_name_names_the_job() -> None:

@@ -12,6 +12,7 @@ from gpulint import pipeline as scan
 from gpulint.config.settings import RuleSettings, Settings
 from gpulint.config.sizing import SizingSettings, from_rule_options
 from gpulint.config.tags import TagSettings
+from gpulint.pricing import catalog
 from gpulint.ruleset import load_rules
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "rules")
@@ -134,8 +135,11 @@ def test_bad_rule_option_is_a_diagnostic_and_the_default_is_kept() -> None:
 def test_bare_pod_alternatives_stay_with_the_pods_cloud_and_vendor() -> None:
     result = _scan("gpu-model-does-not-fit/serve.yaml")
     msg = _message(result, "gpu-model-does-not-fit", "Deployment/big")
-    # A GKE accelerator pod: the fit is priced on GCP, never on another cloud's GPUs.
-    assert "8× L4 (178.8 GiB, $5.636/h in us-east4)" in msg
+    # A GKE accelerator pod: the fit is priced on GCP in the pod's own region (the default
+    # one), never on another cloud's GPUs or in another region.
+    row = catalog.price("gcp", "g2-standard-96", "us-central1")  # the node holding 8 L4
+    assert row is not None and row.ondemand is not None
+    assert f"8× L4 (178.8 GiB, ${row.ondemand:,.4g}/h in us-central1)" in msg
 
 
 def test_idle_gpus_messages() -> None:

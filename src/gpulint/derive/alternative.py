@@ -83,13 +83,11 @@ def where(res: Resource, opts: Context) -> tuple[str, str] | str:
     return (provider, region) if isinstance(region, str) else "region not set"
 
 
-def _pod_current_hourly(res: Resource, opts: Context) -> float | None:
-    """A bare pod's GPUs at the basis its alternatives are priced on (its cloud's GPU-hour)."""
-    price = offers.per_gpu_price(str(res.facts.get("gpu.model")), cloud(res), capacity(res),
-                                 opts.overrides)
-    count = res.facts.get("gpu.count")
-    share = res.facts.get("gpu.fraction", 1)  # a MIG slice pays its share of the GPU
-    return price[0] * count * share if price and is_number(count) else None
+def pod_place(res: Resource) -> tuple[str, str] | None:
+    """(cloud, region) a pod naming only a GPU model is priced in; None when not known (its
+    alternatives stay there, never in another cloud or region)."""
+    c, r = res.facts.get("cost.cloud"), res.facts.get("cost.region")
+    return (c, r) if isinstance(c, str) and isinstance(r, str) else None
 
 
 def cheapest(res: Resource, accept: offers.Accept, pod_offers: list[offers.Offer],
@@ -98,10 +96,12 @@ def cheapest(res: Resource, accept: offers.Accept, pod_offers: list[offers.Offer
     there is nothing to compare. Bare pods choose from `pod_offers`; everything else from the
     instances of its own provider and region at its capacity type."""
     if pod_without_node(res):
-        current = _pod_current_hourly(res, opts)
-        if current is None:
-            return f"no per-GPU price for {res.facts.get('gpu.model')} to compare with"
-        return (pod_offers[0] if pod_offers else None), current
+        current = res.facts.get("cost.hourly")  # its share of the cheapest node shape there
+        if isinstance(current, Unknown):
+            return f"the current price is not known: {current.reason}"
+        if not is_number(current):
+            return "the current price is not known"
+        return (pod_offers[0] if pod_offers else None), float(current)
     place = where(res, opts)
     if isinstance(place, str):
         return place

@@ -13,9 +13,9 @@ from gpulint.derive.alternative import (
     Context,
     capacity,
     cheapest,
-    cloud,
     holds_on,
     is_number,
+    pod_place,
     pod_without_node,
     record,
     set_unknown,
@@ -223,7 +223,7 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: Context,
         return row is not None and not row.previous and row.vendor == (vendor or "nvidia") \
             and sizing.fits(est, mem, n, opts.sizing.headroom)
 
-    pod = offers.pod_offers(cloud(res), capacity(res), pod_fit, opts.overrides) \
+    pod = offers.pod_offers(pod_place(res), capacity(res), pod_fit, opts.overrides) \
         if pod_without_node(res) else []
     wanted = offers.both(offers.fits(est, opts.sizing.headroom), offers.same_vendor(gpu),
                          offers.current_generation)

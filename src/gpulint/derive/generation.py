@@ -13,9 +13,9 @@ from gpulint.derive.alternative import (
     Context,
     capacity,
     cheapest,
-    cloud,
     is_number,
     number_or,
+    pod_place,
     pod_without_node,
     record,
     set_unknown,
@@ -70,7 +70,7 @@ def apply(res: Resource, est: sizing.Estimate | None, opts: Context) -> None:
     def same_work(cand: str, cand_mem: float, n: float) -> bool:
         return throughput(cand, n) is not None and holds(cand_mem, n)
 
-    pod = offers.pod_offers(cloud(res), capacity(res), same_work, opts.overrides) \
+    pod = offers.pod_offers(pod_place(res), capacity(res), same_work, opts.overrides) \
         if pod_without_node(res) else []
     found = cheapest(res, lambda o: same_work(o.gpu_model, o.gpu_memory_gib, o.gpu_count), pod,
                      opts)

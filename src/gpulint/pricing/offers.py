@@ -2,7 +2,8 @@
 
 Used by right-sizing (the cheapest fit in a resource's own provider and region) and by
 `gpulint explain-model` (the cheapest fits per provider). An offer is a whole instance, or for a
-Kubernetes pod that names only a GPU model, N GPUs at that provider's cheapest GPU-hour.
+Kubernetes pod that names only a GPU model, N GPUs as their share of the cheapest node shape
+holding them in the pod's own cloud and region.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gpulint.pricing import catalog
+from gpulint.pricing import catalog, shape
 from gpulint.pricing import price as cost
 from gpulint.pricing.overrides import PricingOverrides
 from gpulint.sizing import estimate as sizing
@@ -130,37 +131,38 @@ def both(*tests: Accept) -> Accept:
     return lambda offer: all(t(offer) for t in tests)
 
 
-def per_gpu_price(gpu_model: str, provider: str | None, capacity: str = "on-demand",
-                  overrides: PricingOverrides | None = None) -> tuple[float, str, str] | None:
-    """(USD per GPU-hour, provider, basis) at the cheapest whole-GPU instance for this GPU (the
-    basis cost.py prices a pod without an instance type on), with any pricing override."""
-    best = catalog.cheapest_per_gpu_hour(gpu_model, provider)
-    spec = catalog.instance(best[1], best[2]) if best else None
-    if best is None or spec is None:
+def pod_gpus_price(gpu_model: str, provider: str, region: str, count: int,
+                   capacity: str = "on-demand",
+                   overrides: PricingOverrides | None = None) -> tuple[float, str] | None:
+    """(USD per hour, basis) of `count` GPUs of a model as their share of the cheapest node
+    shape holding them in this cloud and region (the basis cost.py prices such a pod on)."""
+    node = shape.cheapest_shape(provider, region, gpu_model, count, overrides)
+    hourly = node.price.for_capacity(capacity) if node else None
+    if node is None or hourly is None:
         return None
-    _, prov, itype, region = best
-    hourly = _hourly(catalog.price(prov, itype, region), prov, itype, capacity, overrides)
-    if hourly is None:
-        return None
-    return hourly / spec.gpu_count, prov, f"{prov} {itype} {region}"
+    return hourly * count / node.gpu_count, f"{count}/{node.gpu_count:g} GPUs of {node.price.basis}"
 
 
 # Tensor-parallel degrees a pod may ask for, up to the largest GPU count of one node (8).
 POD_GPU_COUNTS = (1, 2, 4, 8)
 
 
-def pod_offers(provider: str | None, capacity: str, holds: Callable[[str, float, int], bool],
+def pod_offers(place: tuple[str, str] | None, capacity: str,
+               holds: Callable[[str, float, int], bool],
                overrides: PricingOverrides | None = None) -> list[Offer]:
-    """For a pod naming only a GPU model: of each GPU model, the fewest GPUs (1, 2, 4 or 8) for
-    which holds(gpu, memory, n) is true, at the cheapest GPU-hour in the pod's provider (in any
-    provider when it is not known). Cheapest first."""
+    """For a pod naming only a GPU model, priced in `place` (cloud, region): of each GPU model,
+    the fewest GPUs (1, 2, 4 or 8) for which holds(gpu, memory, n) is true, as their share of
+    the cheapest node shape in that same cloud and region. None when the place is not known:
+    an alternative never moves a workload to another cloud or region. Cheapest first."""
+    if place is None:
+        return []
+    provider, region = place
     out = []
     for gpu, mem in catalog.gpu_models().items():
         n = next((n for n in POD_GPU_COUNTS if holds(gpu, mem, n)), None)
-        price = per_gpu_price(gpu, provider, capacity, overrides) if n else None
+        price = pod_gpus_price(gpu, provider, region, n, capacity, overrides) if n else None
         if n is None or price is None:
             continue
-        per_gpu, prov, basis = price
-        out.append(Offer(prov, f"{n}× {gpu}", basis.rsplit(" ", 1)[-1], gpu, n, mem,
-                         round(per_gpu * n, 6), basis))
+        hourly, basis = price
+        out.append(Offer(provider, f"{n}× {gpu}", region, gpu, n, mem, round(hourly, 6), basis))
     return sorted(out, key=lambda o: (o.hourly, o.name))

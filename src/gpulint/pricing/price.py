@@ -16,6 +16,9 @@ from gpulint import globs
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import catalog
 from gpulint.pricing.overrides import PricingOverrides
+from gpulint.pricing.price_types import HourlyPrice as HourlyPrice
+from gpulint.pricing.price_types import apply_overrides as apply_overrides
+from gpulint.pricing.shape import cheapest_shape, node_shapes, only_cloud, regions_with
 from gpulint.units import usd_rate
 
 DEFAULT_HOURS = 730.0
@@ -30,44 +33,6 @@ class CostOptions:
     hours_by_address: Mapping[str, float] = field(default_factory=dict)  # glob patterns allowed
     overrides: PricingOverrides | None = None
     default_regions: Mapping[str, str] = field(default_factory=dict)  # provider -> region
-
-
-@dataclass(frozen=True)
-class HourlyPrice:
-    ondemand: float | None
-    spot: float | None
-    basis: str  # which catalog rows, e.g. "aws p4d.24xlarge us-east-1"
-    ondemand_override: str | None = None  # description of the override applied, if any
-    spot_override: str | None = None
-
-    def for_capacity(self, capacity: str) -> float | None:
-        return self.spot if capacity == "spot" else self.ondemand
-
-    def override_for(self, capacity: str) -> str | None:
-        return self.spot_override if capacity == "spot" else self.ondemand_override
-
-    def scaled(self, factor: float, basis: str) -> HourlyPrice:
-        def part(v: float | None) -> float | None:
-            return None if v is None else v * factor
-
-        return replace(self, ondemand=part(self.ondemand), spot=part(self.spot), basis=basis)
-
-
-def apply_overrides(price: HourlyPrice, provider: str, instance_type: str,
-                    overrides: PricingOverrides | None) -> HourlyPrice:
-    """List prices replaced by the most specific matching override, per capacity type."""
-    if overrides is None:
-        return price
-    changes: dict[str, Any] = {}
-    for capacity, attr in (("on-demand", "ondemand"), ("spot", "spot")):
-        rule = overrides.find(provider, instance_type, capacity)
-        listed = getattr(price, attr)
-        if rule is None or listed is None:
-            continue
-        changes[attr] = rule.apply(listed)
-        changes[f"{attr}_override"] = (f"{rule.describe(overrides.origin)}: list "
-                                       f"{usd_rate(listed)}/h")
-    return replace(price, **changes) if changes else price
 
 
 def node_price(provider: str, instance_type: str, region: str, facts: Mapping[str, Any],
@@ -126,8 +91,29 @@ def _default_region(provider: str, opts: CostOptions) -> tuple[str, str]:
     return catalog.default_region(provider), "default region"
 
 
-def _k8s_price(facts: Mapping[str, Any], opts: CostOptions) -> HourlyPrice | Unknown:
-    """A pod pays its share of a node, or GPU-hours at the cheapest list price for its GPU."""
+CLOUD_FIX = ("declare the cluster (cloud, region, node pools) under `clusters:` in the "
+             "configuration")
+
+
+def _k8s_region(res: Resource, cloud: str, opts: CostOptions) -> tuple[str, str]:
+    facts = res.facts
+    linked = facts.get("region")
+    if isinstance(linked, str):  # a linked node pool's or a declared cluster's
+        region, how = linked, "region of the node pool"
+        if isinstance(facts.get("cluster"), str) and "node_pool" not in facts:
+            how = f"region of cluster {facts['cluster']}"
+    else:
+        region, how = _default_region(cloud, opts)
+    if isinstance(facts.get("cost.cloud_source"), str):
+        how = f"{facts['cost.cloud_source']}, {how}"
+    res.facts["cost.cloud"], res.facts["cost.region"] = cloud, region
+    return region, how
+
+
+def _k8s_price(res: Resource, opts: CostOptions) -> HourlyPrice | Unknown:
+    """A pod pays its share of a node in its own cloud and region: the node of its linked pool,
+    else the cheapest node shape there with at least as many GPUs of its model."""
+    facts = res.facts
     gpus = facts.get("gpu.count")
     if not isinstance(gpus, (int, float)) or gpus <= 0:
         return Unknown("GPU count unknown")
@@ -137,11 +123,10 @@ def _k8s_price(facts: Mapping[str, Any], opts: CostOptions) -> HourlyPrice | Unk
         if facts.get("gpu.mig_profile") else f"{gpus:g}"
     cloud, itype = facts.get("provider.cloud"), facts.get("instance.type")
     if isinstance(cloud, str) and isinstance(itype, str):
-        if isinstance(facts.get("region"), str):  # the region of a linked node pool
-            region, how = facts["region"], "region of the node pool"
-        else:
-            region, how = _default_region(cloud, opts)
+        region, how = _k8s_region(res, cloud, opts)
         node_gpus = facts.get("node.gpu_count") or 1
+        if isinstance(facts.get("node.gpu_shortfall"), str):
+            return Unknown(f"not priceable: {facts['node.gpu_shortfall']}")
         unit = "GPUs" if facts.get("accelerator.kind", "gpu") == "gpu" else "devices"
         node = node_price(cloud, itype, region, {**facts, "gpu.count": node_gpus}, opts.overrides)
         if isinstance(node, Unknown):
@@ -153,26 +138,35 @@ def _k8s_price(facts: Mapping[str, Any], opts: CostOptions) -> HourlyPrice | Unk
         return Unknown(f"not priceable: {model.reason}")
     if not isinstance(model, str):
         return Unknown("not priceable: GPU model unknown")
+    if not isinstance(cloud, str) and only_cloud(model):
+        cloud = only_cloud(model)
+        res.facts["cost.cloud_source"] = f"the only cloud with {model}"
+    if not isinstance(cloud, str):
+        return Unknown("cloud unknown: nothing names the cloud its nodes run in (a GKE, "
+                       "Karpenter, AKS or eksctl label, or a linked node pool); " + CLOUD_FIX)
+    region, how = _k8s_region(res, cloud, opts)
     if model.startswith("TPU-"):
-        return _tpu_chip_price(model, gpus)
-    # Within the cloud the selectors name (Karpenter → aws, GKE → gcp), else over all clouds.
-    best = (catalog.cheapest_per_gpu_hour(model, cloud) if isinstance(cloud, str) else None) \
-        or catalog.cheapest_per_gpu_hour(model)
-    if best is None:
-        return Unknown(f"not priceable: no per-GPU price for {model}")
-    _, provider, cheapest, region = best
-    spec = catalog.instance(provider, cheapest)
-    node = node_price(provider, cheapest, region, {}, opts.overrides)
-    if spec is None or isinstance(node, Unknown):
-        return Unknown(f"not priceable: no price for {provider} {cheapest} in {region}")
-    return node.scaled(gpus / spec.gpu_count,
-                       f"{what}× {model} at the GPU-hour of {node.basis} "
-                       f"({spec.gpu_count:g} GPU, the cheapest on-demand for {model})")
+        return _tpu_chip_price(model, gpus, region, how)
+    need = max(1, math.ceil(gpus))
+    shape = cheapest_shape(cloud, region, model, need, opts.overrides)
+    if shape is None and facts.get("k8s.kind") == "NodePool":
+        # A pool's GPU limit spans nodes: its GPUs at the share of the largest node there.
+        shape = next(iter(sorted(node_shapes(cloud, region, model, 1, opts.overrides),
+                                 key=lambda s: (-s.gpu_count, s.price.ondemand or 0.0))), None)
+    if shape is None:
+        elsewhere = regions_with(cloud, model, need)
+        hint = f" (there is in {len(elsewhere)} other regions)" if elsewhere else ""
+        return Unknown(f"not priceable: no {cloud} node with {need} {model} GPUs in {region}{hint}"
+                       f"; set the region of the cluster it runs in")
+    n = shape.gpu_count
+    which = f"the cheapest {cloud} node with ≥ {need} {model}" if n >= need else \
+        f"the largest {cloud} {model} node"
+    return shape.price.scaled(gpus / n, f"{what}/{n:g} GPUs of {shape.price.basis} "
+                                        f"({which}; {how})")
 
 
-def _tpu_chip_price(model: str, chips: float) -> HourlyPrice | Unknown:
+def _tpu_chip_price(model: str, chips: float, region: str, how: str) -> HourlyPrice | Unknown:
     """TPU chips at the cheapest per-chip price of any slice of that TPU generation."""
-    region = catalog.default_region("gcp")
     best: tuple[float, float | None, str] | None = None
     for spec in catalog.gcp_accelerators():
         p = catalog.gcp_accelerator_price(spec.name, region)
@@ -185,7 +179,7 @@ def _tpu_chip_price(model: str, chips: float) -> HourlyPrice | Unknown:
         return Unknown(f"not priceable: no {model} slice price in gcp {region}")
     return HourlyPrice(best[0] * chips, best[1] * chips if best[1] else None,
                        f"{chips:g} {model} chips at the cheapest on-demand chip-hour "
-                       f"(gcp {best[2]} {region})")
+                       f"(gcp {best[2]} {region}; {how})")
 
 
 _REGION_HOW = {"code": "region from code", "config": "configured default region",
@@ -205,7 +199,7 @@ def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPric
     opts = opts or CostOptions()
     f = res.facts
     if res.source == "kubernetes":
-        return _k8s_price(f, opts)
+        return _k8s_price(res, opts)
     provider = f.get("provider")
     itype = f.get("instance.type")
     region, how = _region(res, provider if isinstance(provider, str) else "", opts)

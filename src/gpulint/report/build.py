@@ -54,8 +54,9 @@ def _resource(res: Resource) -> dict[str, Any]:
     return {
         "address": res.address, "type": res.type, "path": res.path, "line": res.line,
         "provider": provider if provider != "kubernetes" else "kubernetes",
-        "cloud": f.get("provider.cloud") if provider == "kubernetes" else provider,
-        "region": _known(f.get("region")) if provider != "kubernetes" else None,
+        "cloud": (f.get("provider.cloud") or f.get("cost.cloud")) if provider == "kubernetes"
+        else provider,
+        "region": _known(f.get("region")) if provider != "kubernetes" else f.get("cost.region"),
         "region_source": f.get("region.source"),
         "instance_type": _known(f.get("instance.type")),
         "gpu_model": _known(f.get("gpu.model")),

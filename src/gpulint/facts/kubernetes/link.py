@@ -116,6 +116,9 @@ def _node_pools(resources: list[Resource]) -> None:
                 _from_terraform_pool(res, pool)  # eksctl node groups: fixed nodes, like these
             else:
                 _from_karpenter_pool(res, sel, target)
+                if "provider.cloud" not in res.facts and \
+                        isinstance(pool.facts.get("provider.cloud"), str):
+                    res.facts["provider.cloud"] = pool.facts["provider.cloud"]
 
 
 def _blocked_by_taints(res: Resource, sel: NodeSelection,

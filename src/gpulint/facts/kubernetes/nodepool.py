@@ -152,6 +152,10 @@ def build_nodepool(obj: Any) -> Resource | None:
         res.set_fact("gpu.count", _limit(limits[limit_key], limit_key))
     res.facts["nodepool.gpu_limit"] = res.facts["gpu.count"]
     set_hardware(res, NodeSelection(aws_aliases(target.labels)), Accelerators(count=1, kind=kind))
+    if "provider.cloud" not in res.facts:  # the node class says which cloud launches the nodes
+        group = str(ref.get("group") or "")
+        azure = ref.get("kind") == "AKSNodeClass" or group.startswith("karpenter.azure.com")
+        res.facts["provider.cloud"] = "azure" if azure else "aws"
     model = one_model(target.choices) if isinstance(res.facts.get("gpu.model"), Unknown) else None
     if model:  # several instance types (or GPU names) allowed, all with the same GPU
         set_one_model(res, model, Accelerators(count=1, kind=kind))

@@ -21,6 +21,7 @@ GKE_TPU_ACCELERATOR = "cloud.google.com/gke-tpu-accelerator"
 GKE_MACHINE_FAMILY = "cloud.google.com/machine-family"
 KARPENTER_GPU_NAME = "karpenter.k8s.aws/instance-gpu-name"
 KARPENTER_FAMILY = "karpenter.k8s.aws/instance-family"
+AKS_KARPENTER_GPU_NAME = "karpenter.azure.com/sku-gpu-name"  # AKS node auto-provisioning
 NVIDIA_PRODUCT = "nvidia.com/gpu.product"
 AZURE_ACCELERATOR = "kubernetes.azure.com/accelerator"
 KARPENTER_CAPACITY = "karpenter.sh/capacity-type"
@@ -159,6 +160,11 @@ def set_hardware(res: Resource, sel: NodeSelection, acc: Accelerators) -> None:
         if key == KARPENTER_GPU_NAME:
             res.facts["provider.cloud"] = "aws"
         model = gpu_from_product(labels[key]) or Unknown(f"{key}={labels[key]!r} is not recognised")
+    elif labels.get(AKS_KARPENTER_GPU_NAME):
+        res.facts["provider.cloud"] = "azure"
+        value = labels[AKS_KARPENTER_GPU_NAME]
+        model = gpu_from_product(value) or Unknown(f"{AKS_KARPENTER_GPU_NAME}={value!r} is not "
+                                                   "recognised")
     elif labels.get(KARPENTER_FAMILY):
         model, res.facts["provider.cloud"] = _from_family("aws", labels[KARPENTER_FAMILY], ".",
                                                           KARPENTER_FAMILY)
