@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from gpulint import reporters
 from gpulint.cli.options import build_settings, scan_flags
 from gpulint.reporters.tables import markdown_table, text_table
 from gpulint.units import usd as money
@@ -90,7 +91,7 @@ def render_markdown(data: dict[str, Any]) -> str:
 
 @click.command("cost")
 @click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "html"]),
+@click.option("--format", "fmt", type=click.Choice(reporters.TABLE_FORMATS),
               default="text", show_default=True)
 @click.option("--group-by", default="team", show_default=True, metavar="TAG",
               help="Tag or label whose values the totals are grouped by.")

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from gpulint import reporters
 from gpulint.cli.options import build_settings, scan_flags
 from gpulint.reporters.tables import markdown_table, text_table
 from gpulint.units import usd as money
@@ -131,7 +132,7 @@ def _load_report(path: str) -> dict[str, Any]:
               help="Compare with an earlier `gpulint scan --format json` report instead of git.")
 @click.option("--max-increase", type=click.FloatRange(0), metavar="USD",
               help="Exit 1 when the change adds more than this many USD a month.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "html"]),
+@click.option("--format", "fmt", type=click.Choice(reporters.TABLE_FORMATS),
               default="text", show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write to a file instead of standard output.")

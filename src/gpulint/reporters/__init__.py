@@ -7,6 +7,8 @@ import importlib
 from typing import Any
 
 FORMATS = ("text", "json", "sarif", "markdown", "github", "junit", "html")
+# The formats `gpulint cost` and `gpulint diff` write (tables and pages, not per-finding formats).
+TABLE_FORMATS = ("text", "json", "markdown", "html")
 
 
 def render(fmt: str, report: dict[str, Any], rules: list[dict[str, Any]], *,

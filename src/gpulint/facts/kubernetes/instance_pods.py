@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpulint import providers
 from gpulint.model import Unknown
 from gpulint.pricing import catalog
 
@@ -23,7 +24,7 @@ def ec2_name(instance_type: str) -> str:
 
 def spec_of(instance_type: str) -> Any:
     """The catalog row of an instance type on any cloud, or None."""
-    for provider in ("aws", "azure", "gcp"):
+    for provider in providers.NAMES:
         spec = catalog.instance(provider, instance_type)
         if spec is not None:
             return spec

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpulint import providers
 from gpulint.facts.kubernetes.accelerators import Accelerators
 from gpulint.facts.kubernetes.kinds import as_list, dig, scalar
 from gpulint.model import Resource, Unknown
@@ -135,7 +136,7 @@ def set_hardware(res: Resource, sel: NodeSelection, acc: Accelerators) -> None:
     labels = sel.labels
     itype = next((labels[k] for k in INSTANCE_TYPE_KEYS if labels.get(k)), None)
     if itype:
-        for provider in ("aws", "gcp", "azure"):
+        for provider in providers.NAMES:
             spec = catalog.instance(provider, itype)
             if spec is not None:
                 res.facts.update({"provider.cloud": provider, "instance.type": spec.name,
