@@ -56,10 +56,41 @@ def is_manifest(doc: Any) -> bool:
         and isinstance(doc.get("kind"), str)
 
 
+# Nesting the event pass need not check: libyaml's composer recurses once per level in C and
+# overflows the stack (a segmentation fault) some ten thousand levels down.
+_SURELY_SHALLOW = 2_000
+
+
+def _too_deep_line(text: str) -> int | None:
+    """Line where the text nests more than MAX_NESTING_DEPTH levels, found from the parser's
+    events (libyaml's parser keeps an explicit stack; its composer would recurse), or None.
+    Depth is at most the flow brackets plus the longest line (block levels need a deeper indent
+    or a `- ` each), so ordinary files skip the event pass."""
+    longest = max(map(len, text.splitlines()), default=0)
+    if text.count("[") + text.count("{") + longest <= _SURELY_SHALLOW:
+        return None
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_NESTING_DEPTH:
+                    return event.start_mark.line + 1
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return None  # reported with its line by the loader, which stops at the same place
+    return None
+
+
 def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnostic]]:
     """Every Kubernetes object in the text, `kind: List` items expanded, with line numbers."""
     objects: list[K8sObject] = []
     diags: list[Diagnostic] = []
+    deep = _too_deep_line(text)
+    if deep is not None:
+        return [], [Diagnostic(path, deep, f"YAML file skipped: nested more than "
+                                           f"{MAX_NESTING_DEPTH} levels")]
     loader = _Loader(text)
     has_anchors = "&" in text
     try:
