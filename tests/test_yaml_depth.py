@@ -33,5 +33,5 @@ def test_deep_yaml_is_a_diagnostic_and_other_files_are_scanned(tmp_path: Path,
     assert proc.returncode == 2 or proc.returncode == 0, (proc.returncode, proc.stderr)
     report = json.loads(proc.stdout)
     deep = [d for d in report["diagnostics"] if d["path"].endswith("deep.yaml")]
-    assert deep and "nested more than 200 levels" in deep[0]["message"], deep
+    assert deep and "nested deeper than 200 levels" in deep[0]["message"], deep
     assert any(r["path"].endswith("inference.yaml") for r in report["resources"])

@@ -89,7 +89,7 @@ def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnost
     diags: list[Diagnostic] = []
     deep = _too_deep_line(text)
     if deep is not None:
-        return [], [Diagnostic(path, deep, f"YAML file skipped: nested more than "
+        return [], [Diagnostic(path, deep, f"YAML file skipped: nested deeper than "
                                            f"{MAX_NESTING_DEPTH} levels")]
     loader = _Loader(text)
     has_anchors = "&" in text
