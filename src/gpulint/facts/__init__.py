@@ -82,6 +82,7 @@ def _terraform(loaded: Loaded, out: Built) -> None:
         return
     modules = expand_calls(loaded.terraform)
     out.notes, out.diagnostics = list(modules.notes), [*out.diagnostics, *modules.diagnostics]
+    _terraform_kubernetes(loaded, modules.resources, out)
     for inst in modules.resources:
         try:
             built = build_all(inst)
@@ -94,6 +95,20 @@ def _terraform(loaded: Loaded, out: Built) -> None:
                 out.called_from[id(res)] = inst.call_paths
             # Module-call node groups have no block of their own: their span is the call line.
             _add(out, res, getattr(inst.view.block, "end_line", None) or res.line)
+
+
+def _terraform_kubernetes(loaded: Loaded, instances: list[Any], out: Built) -> None:
+    """kubernetes_* resources become the objects they create, built and linked as YAML is."""
+    from gpulint.facts.kubernetes import build_each
+    from gpulint.facts.terraform.kubernetes_tf import to_object
+
+    objects = [obj for obj in map(to_object, instances) if obj is not None]
+    loaded.kubernetes.extend(objects)
+    ends = {(i.path, i.view.line): getattr(i.view.block, "end_line", None) or i.view.line
+            for i in instances}
+    for obj, built in build_each(objects):
+        for res in built:
+            _add(out, res, ends.get((obj.path, obj.line), obj.line))
 
 
 def _document_ends(objects: list[K8sObject]) -> dict[tuple[str, int], int]:

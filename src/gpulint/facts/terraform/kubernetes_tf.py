@@ -1,0 +1,78 @@
+"""Kubernetes workloads declared through the Terraform kubernetes provider, as the Kubernetes
+objects they create: `kubernetes_deployment`, `_stateful_set`, `_daemon_set`, `_job`,
+`_cron_job`, `_pod` (and their `_v1` forms) from their blocks, `kubernetes_manifest` from its
+`manifest` value. The Kubernetes fact builders then read them as they read YAML, at the
+Terraform line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpulint.load.kubernetes import K8sObject
+from gpulint.model import Unknown
+from gpulint.terraform.views import ResourceInstance
+
+_KINDS = {"deployment": ("apps/v1", "Deployment"), "stateful_set": ("apps/v1", "StatefulSet"),
+          "daemon_set": ("apps/v1", "DaemonSet"), "daemonset": ("apps/v1", "DaemonSet"),
+          "job": ("batch/v1", "Job"), "cron_job": ("batch/v1", "CronJob"),
+          "pod": ("v1", "Pod")}
+# Blocks the provider repeats where Kubernetes has a list, by their list name.
+_LISTS = {"container": "containers", "init_container": "initContainers",
+          "toleration": "tolerations", "volume": "volumes", "volume_mount": "volumeMounts",
+          "env": "env", "env_from": "envFrom", "port": "ports",
+          "image_pull_secrets": "imagePullSecrets", "node_selector_term": "nodeSelectorTerms",
+          "match_expressions": "matchExpressions", "host_aliases": "hostAliases",
+          "topology_spread_constraint": "topologySpreadConstraints"}
+
+
+def kind_of(type_: str) -> tuple[str, str] | None:
+    if type_ == "kubernetes_manifest":
+        return ("", "")
+    name = type_.removeprefix("kubernetes_").removesuffix("_v1")
+    return _KINDS.get(name) if type_.startswith("kubernetes_") else None
+
+
+def to_object(inst: ResourceInstance) -> K8sObject | None:
+    """The object a kubernetes_* resource instance creates, or None for other types."""
+    kind = kind_of(inst.type)
+    if kind is None or inst.mode != "managed":
+        return None
+    if kind == ("", ""):
+        doc = _plain(inst.view.get("manifest"))
+        if not isinstance(doc, dict):
+            return None
+    else:
+        doc = {"apiVersion": kind[0], "kind": kind[1], **_block(inst.view)}
+    return K8sObject(inst.path, inst.view.line, doc, address=inst.address, type=inst.type)
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def _block(view: Any) -> dict[str, Any]:
+    block = getattr(view, "block", None)
+    if block is None:
+        return {}
+    out: dict[str, Any] = {_camel(n): _plain(view.get(n)) for n in block.attributes}
+    types = list(dict.fromkeys([b.type for b in block.blocks if b.type != "dynamic"] +
+                               [b.labels[0] for b in block.children("dynamic") if b.labels]))
+    for type_ in types:
+        children = [_block(v) for v in view.blocks(type_)]
+        if type_ in _LISTS:
+            out[_LISTS[type_]] = children
+        elif children:
+            out[_camel(type_)] = children[0]
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """Values as YAML would give them: an unknown value is absent (None)."""
+    if isinstance(value, Unknown):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
