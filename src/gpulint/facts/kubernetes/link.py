@@ -119,6 +119,18 @@ def _node_pools(resources: list[Resource]) -> None:
                 if "provider.cloud" not in res.facts and \
                         isinstance(pool.facts.get("provider.cloud"), str):
                     res.facts["provider.cloud"] = pool.facts["provider.cloud"]
+            _shortfall(res, target.address)
+
+
+def _shortfall(res: Resource, pool: str) -> None:
+    """A pod asking for more GPUs than one node of its pool has never schedules: an error, not
+    a price."""
+    want, have = res.facts.get("gpu.count"), res.facts.get("node.gpu_count")
+    if res.facts.get("gpu.mig_profile") or not isinstance(want, (int, float)) or \
+            not isinstance(have, (int, float)) or have <= 0 or want <= have:
+        return
+    res.facts["node.gpu_shortfall"] = (f"requests {want:g} GPUs; nodes of pool {pool} have "
+                                       f"{have:g}")
 
 
 def _blocked_by_taints(res: Resource, sel: NodeSelection,
