@@ -191,7 +191,7 @@ def test_update_installs_and_the_next_scan_uses_the_new_prices(site: Site, data_
     assert cat["source"] == (f"{base} (aws/vms.csv 2026-11-23, gcp/vms.csv 2026-11-23, "
                              "gcp/accelerators.csv 2026-11-23, azure/vms.csv 2026-11-23)")
     assert cat["stale_note"] is None
-    code, text, _ = run("scan", str(tmp_path / "infra"), "--no-cache", "--fail-on", "never")
+    code, text, _ = run("scan", str(tmp_path / "infra"), "--no-cache", "--fail-on", "never", "-v")
     assert "as of 2026-11-23" in text and f"{base} (aws/vms.csv 2026-11-23," in text
 
 

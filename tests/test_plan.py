@@ -96,6 +96,6 @@ def test_text_report_shows_the_plan_change() -> None:
     from gpulint.reporters import text
 
     path = os.path.relpath(os.path.join(CASES, "mixed", "plan.json"))
-    out = text.render(report.build(scan.run([path], []), 730))
+    out = text.render(report.build(scan.run([path], []), 730), verbose=True)
     assert "plan: update, was $734.38/month" in out
     assert "plan: create" in out

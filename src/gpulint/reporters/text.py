@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gpulint.units import plural
+from gpulint.units import plural, usd_whole
 from gpulint.units import usd as money
 
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m", "dim": "\033[2m",
@@ -20,21 +20,74 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         return f"{_COLOURS[name]}{text}{_COLOURS['reset']}" if colour else text
 
     out = _diagnostics(report, c, lambda d: d["severity"] == "error")
-    for f in report["findings"]:
-        saving = f" [saves {money(f['monthly_saving_usd'])}/month]" \
-            if f.get("monthly_saving_usd") else ""
+    best = _best_saving(report["findings"])
+    for f in sorted(report["findings"], key=_finding_order):
+        saving = ""
+        if f.get("monthly_saving_usd"):
+            # Fixes to one resource overlap: all but its largest saving are alternatives.
+            alt = "alternative: " if best[(f["path"], f["address"])] is not f else ""
+            saving = f" [{alt}saves {usd_whole(f['monthly_saving_usd'])}/mo]"
         out.append(f"{f['path']}:{f['line']}: {c(f['severity'], f['severity'])} "
                    f"{c('bold', f['rule'])} {f['message']}{saving}")
         if verbose:
             out.append(f"    fix: {f['remediation']}")
-    if report["resources"]:
+    if report["resources"] and verbose:  # the table is `gpulint cost`; here with -v only
         out += ["", c("bold", "GPU resources")]
         for r in report["resources"]:
             out += _resource(r, c, verbose)
-    out += _not_evaluated(report["not_evaluated"], c, verbose)
+    out += (_not_evaluated(report["not_evaluated"], c) if verbose
+            else _not_evaluated_grouped(report, c))
     out += _suppressed(report.get("suppressed") or [], c)
-    out += ["", _totals(report), c("dim", price_note(report)), verdict(report)]
+    note = price_note(report) if verbose else short_price_note(report)
+    out += ["", _totals(report), c("dim", note), verdict(report)]
     return "\n".join(out) + "\n"
+
+
+_RANK = {"error": 0, "warning": 1, "info": 2}
+
+
+def _best_saving(findings: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+    best: dict[tuple[str, str], dict[str, Any]] = {}
+    for f in findings:
+        key = (f["path"], f["address"])
+        if (f.get("monthly_saving_usd") or 0) > (best.get(key, {}).get("monthly_saving_usd") or 0):
+            best[key] = f
+    return best
+
+
+def _finding_order(f: dict[str, Any]) -> tuple[int, float, str, int]:
+    """Most severe first, then the largest saving, then by place."""
+    return (_RANK.get(f["severity"], 3), -(f.get("monthly_saving_usd") or 0.0), f["path"],
+            f["line"] or 0)
+
+
+def root_cause(reason: str) -> str:
+    """The innermost cause of a "could not evaluate" reason: `could not evaluate: gpu.x: GPU
+    model unknown: no node selector …; …` → `no node selector …`."""
+    first = reason.split("; ")[0]
+    return first.rsplit(": ", 1)[-1].strip()
+
+
+def _not_evaluated_grouped(report: dict[str, Any], c: Colour) -> list[str]:
+    """One line per root cause with how many GPU resources it leaves unevaluated and the
+    first one's place; every item with -v."""
+    causes: dict[str, dict[tuple[str, str], str]] = {}
+    for n in report["not_evaluated"]:
+        where = causes.setdefault(root_cause(n["reason"]), {})
+        where.setdefault((n["path"], n["address"]), f"{n['path']}:{n['line']}")
+    for r in report["resources"]:
+        for u in r["unknowns"]:
+            where = causes.setdefault(root_cause(u["reason"]), {})
+            where.setdefault((r["path"], r["address"]), f"{r['path']}:{r['line']}")
+    if not causes:
+        return []
+    total = len({key for where in causes.values() for key in where})
+    out = ["", c("bold", f"Could not evaluate {plural(total, 'GPU resource')} (-v lists them)")]
+    for cause, where in sorted(causes.items(), key=lambda kv: -len(kv[1])):
+        first = next(iter(where.values()))
+        more = f" and {len(where) - 1} more" if len(where) > 1 else ""
+        out.append(f"  {len(where)}× {cause} (first at {first}{more})")
+    return out
 
 
 def notices(report: dict[str, Any], *, colour: bool = False) -> str:
@@ -83,15 +136,13 @@ def _resource(r: dict[str, Any], c: Colour, verbose: bool) -> list[str]:
     return out
 
 
-def _not_evaluated(ne: list[dict[str, Any]], c: Colour, verbose: bool) -> list[str]:
+def _not_evaluated(ne: list[dict[str, Any]], c: Colour) -> list[str]:
     if not ne:
         return []
     out = ["", c("bold", f"Could not evaluate ({len(ne)})")]
-    for n in ne if verbose else ne[:10]:
+    for n in ne:
         rule = f"{n['rule']} " if n.get("rule") else ""
         out.append(f"  {n['path']}:{n['line']} {rule}{n['address']}: {n['reason']}")
-    if not verbose and len(ne) > 10:
-        out.append(f"  … and {len(ne) - 10} more (use --verbose)")
     return out
 
 
@@ -111,12 +162,12 @@ def _totals(report: dict[str, Any]) -> str:
     s = report["summary"]
     return (
         f"{plural(s['gpu_resources'], 'GPU resource')} in {plural(s['files_scanned'], 'file')}: "
-        f"{money(s['monthly_cost_usd'])}/month"
-        + (f" (up to {money(s['monthly_cost_max_usd'])} with autoscaling at its maximum)"
+        f"{usd_whole(s['monthly_cost_usd'])}/month"
+        + (f" (up to {usd_whole(s['monthly_cost_max_usd'])} with autoscaling at its maximum)"
            if s.get("monthly_cost_max_usd", s["monthly_cost_usd"]) > s["monthly_cost_usd"]
            else "")
         + (f", {s['unpriced_resources']} not priced" if s["unpriced_resources"] else "")
-        + f"; potential saving {money(s['potential_saving_usd'])}/month")
+        + f"; potential saving {usd_whole(s['potential_saving_usd'])}/month")
 
 
 def verdict(report: dict[str, Any]) -> str:
@@ -137,6 +188,14 @@ def verdict(report: dict[str, Any]) -> str:
         return "; ".join(parts)
     status = "fail" if gate["failed"] else "pass"
     return f"{'; '.join(parts)}: {status} (--fail-on {gate['fail_on']})"
+
+
+def short_price_note(report: dict[str, Any]) -> str:
+    """The price basis in one short line; sources with -v."""
+    cat = report["catalog"]
+    kind = "list prices with overrides" if cat.get("pricing_overrides") else "list prices"
+    stale = " (stale: gpulint catalog update)" if cat.get("stale_note") else ""
+    return f"Prices: {kind} of {cat['date']}{stale}, {report['hours_per_month']:g} h/month, USD"
 
 
 def price_note(report: dict[str, Any]) -> str:
