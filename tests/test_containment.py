@@ -43,9 +43,9 @@ GPU_MODULE = """\
 resource "aws_instance" "vendored" {
   ami           = "ami-0123456789abcdef0"
   instance_type = "p4d.24xlarge"
-  tags          = { owner = "%s" }
+  tags          = { owner = "SECRET" }
 }
-""" % SECRET
+""".replace("SECRET", SECRET)
 
 
 def _scan(path: Path, *extra: str) -> tuple[int, dict[str, Any], str]:

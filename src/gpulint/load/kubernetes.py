@@ -75,7 +75,8 @@ def _too_deep_line(text: str) -> int | None:
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_NESTING_DEPTH:
-                    return event.start_mark.line + 1
+                    mark = event.start_mark
+                    return mark.line + 1 if mark is not None else 1
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
     except yaml.YAMLError:

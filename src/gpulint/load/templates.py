@@ -13,8 +13,9 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
@@ -40,7 +41,8 @@ class TemplatePlan:
 
 
 def _under(path: str, root: str) -> bool:
-    return os.path.commonpath([os.path.abspath(path), os.path.abspath(root)]) == os.path.abspath(root)
+    top = os.path.abspath(root)
+    return os.path.commonpath([os.path.abspath(path), top]) == top
 
 
 def _kind_line(path: str, kind: str, read: Callable[[str], str | None]) -> int:
@@ -50,9 +52,9 @@ def _kind_line(path: str, kind: str, read: Callable[[str], str | None]) -> int:
     return text.count("\n", 0, m.start()) + 1 if m else 1
 
 
-def _values_of(root: str | None, files: list[str], inline: list[tuple[dict[str, Any], dict[Any, int]]],
-               inline_path: str, read: Callable[[str], str | None],
-               diags: list[Diagnostic]) -> tuple[Values, Values]:
+def _values_of(root: str | None, files: list[str],
+               inline: list[tuple[dict[str, Any], dict[Any, int]]], inline_path: str,
+               read: Callable[[str], str | None], diags: list[Diagnostic]) -> tuple[Values, Values]:
     """(chart defaults + overrides, overrides only): what the values reader and the SDK need."""
     full, over = Values(), Values()
     chart_values = [os.path.join(root, "values.yaml")] if root else []
@@ -71,7 +73,8 @@ def _values_of(root: str | None, files: list[str], inline: list[tuple[dict[str, 
 
 
 def _chart(root: str, release: str, namespace: str | None, values_files: list[str],
-           inline: list[tuple[dict[str, Any], dict[Any, int]]], inline_path: str, plan: TemplatePlan,
+           inline: list[tuple[dict[str, Any], dict[Any, int]]], inline_path: str,
+           plan: TemplatePlan,
            read: Callable[[str], str | None]) -> bool:
     """Render a local chart (True); when it cannot be, read its GPU requests from its values."""
     chart_file = os.path.join(root, "Chart.yaml")
@@ -260,7 +263,7 @@ def _kustomizations(roots: list[str], paths: list[str], out: TemplatePlan,
     todo = [b for b in builds if b.out is None]
     if todo and tool is not None:
         for build, (built, err) in zip(todo, kustomize.build_all(
-                [(b.root, b.files) for b in todo], tool[0], read)):
+                [(b.root, b.files) for b in todo], tool[0], read), strict=True):
             if built is None:
                 out.diagnostics.append(Diagnostic(build.name, None, f"kustomization not built: "
                                                   f"{err}; files scanned as they are", "info"))
@@ -356,7 +359,8 @@ def plan(files: list[SourceFile], helm_values: list[str],
 
     read = read_once
 
-    charts = sorted({os.path.dirname(p) or "." for p in paths if os.path.basename(p) == "Chart.yaml"})
+    charts = sorted({os.path.dirname(p) or "." for p in paths
+                     if os.path.basename(p) == "Chart.yaml"})
     charts = [c for c in charts if not any(_under(c, o) and c != o for o in charts)]  # subcharts
     kusts = sorted({os.path.dirname(p) or "." for p in paths
                     if os.path.basename(p) in KUSTOMIZATION_FILES})
