@@ -121,6 +121,19 @@ def _gpu_families(origin: str, provider: str) -> frozenset[str]:
     return frozenset(_family(provider, spec.name) for spec in catalog.instances(provider))
 
 
+def inherit_tags(res: Resource, tags: dict[str, Any], where: str) -> None:
+    """Add the tags a resource inherits (from its Namespace, its node class) under its own, which
+    win; `tags.inherited` records where each added key came from."""
+    own = res.facts.get("tags")
+    if not isinstance(own, dict):
+        return
+    added = {k: v for k, v in tags.items() if k not in own}
+    res.facts["tags"] = {**own, **added}
+    if added:
+        res.facts["tags.inherited"] = {**res.facts.get("tags.inherited", {}),
+                                       **{k: where for k in added}}
+
+
 def clean_tags(value: Any) -> dict[str, Any]:
     return {str(k): v for k, v in value.items()} if isinstance(value, dict) else {}
 

@@ -10,7 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from gpulint.facts.common import normalise_workload, shutdown_from_tags, workload_from
+from gpulint.facts.common import (
+    inherit_tags,
+    normalise_workload,
+    shutdown_from_tags,
+    workload_from,
+)
 from gpulint.facts.kubernetes import accelerators as k8s_accelerators
 from gpulint.facts.kubernetes import batch_kinds, serving_kinds  # noqa: F401 - register kinds
 from gpulint.facts.kubernetes import nodes as k8s_nodes
@@ -213,14 +218,9 @@ def inherit_namespace_labels(resources: list[Resource], objects: list[K8sObject]
                       if "kubernetes.io/" not in str(k)}  # set by Kubernetes, not by the team
             namespaces[name] = (labels, f"Namespace {name} ({obj.path}:{obj.line})")
     for res in resources:
-        ns, own = res.facts.get("k8s.namespace"), res.facts.get("tags")
-        if ns not in namespaces or not isinstance(own, dict):
-            continue
-        labels, where = namespaces[ns]
-        added = {k: v for k, v in labels.items() if k not in own}
-        res.facts["tags"] = {**own, **added}
-        if added:
-            res.facts["tags.inherited"] = {k: where for k in added}
+        ns = res.facts.get("k8s.namespace")
+        if ns in namespaces:
+            inherit_tags(res, *namespaces[ns])
 
 
 def build_all(objects: Iterable[K8sObject]) -> list[Resource]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpulint.facts.common import shutdown_from_tags
+from gpulint.facts.common import inherit_tags, shutdown_from_tags
 from gpulint.facts.kubernetes.accelerators import (
     CORES_PER_NEURON_DEVICE,
     NEURON_CORE_KEY,
@@ -199,11 +199,6 @@ def inherit_node_class_tags(resources: list[Resource], objects: list[Any]) -> No
             classes[(str(obj.doc["kind"]), str(name))] = \
                 (tags, f"{obj.doc['kind']} {name} ({obj.path}:{obj.line})")
     for res in resources:
-        ref, own = res.facts.get("nodepool.node_class"), res.facts.get("tags")
-        if ref not in classes or not isinstance(own, dict):
-            continue
-        tags, where = classes[ref]
-        added = {k: v for k, v in tags.items() if k not in own}
-        res.facts["tags"] = {**own, **added}
-        inherited = res.facts.setdefault("tags.inherited", {})
-        inherited.update({k: where for k in added})
+        ref = res.facts.get("nodepool.node_class")
+        if ref in classes:
+            inherit_tags(res, *classes[ref])
