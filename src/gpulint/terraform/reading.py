@@ -11,31 +11,24 @@ from typing import Any
 from gpulint.model import Unknown
 
 
-def _access(fn: str, scope: Any) -> Any:
-    files = scope.file_access()
-    return files if files is not None else Unknown(f"{fn}() is not evaluated here")
-
-
-def _path(fn: str, args: list[Any]) -> str | Unknown:
+def _read(fn: str, args: list[Any], scope: Any, how: Callable[[Any, str], Any]) -> Any:
+    """`how(files, path)` for a call with one path argument, in a scope that may read files;
+    an Unknown naming the function otherwise."""
     if len(args) != 1 or not isinstance(args[0], str):
         return Unknown(f"{fn}() takes one path")
-    return args[0]
+    files = scope.file_access()
+    if files is None:
+        return Unknown(f"{fn}() is not evaluated here")
+    got = how(files, args[0])
+    return Unknown(f"{fn}(): {got.reason}") if isinstance(got, Unknown) else got
 
 
 def _file(args: list[Any], scope: Any) -> Any:
-    path, files = _path("file", args), _access("file", scope)
-    if isinstance(path, Unknown) or isinstance(files, Unknown):
-        return path if isinstance(path, Unknown) else files
-    text = files.read(path)
-    return Unknown(f"file(): {text.reason}") if isinstance(text, Unknown) else text
+    return _read("file", args, scope, lambda files, path: files.read(path))
 
 
 def _fileexists(args: list[Any], scope: Any) -> Any:
-    path, files = _path("fileexists", args), _access("fileexists", scope)
-    if isinstance(path, Unknown) or isinstance(files, Unknown):
-        return path if isinstance(path, Unknown) else files
-    found = files.exists(path)
-    return Unknown(f"fileexists(): {found.reason}") if isinstance(found, Unknown) else found
+    return _read("fileexists", args, scope, lambda files, path: files.exists(path))
 
 
 def _filebase64(args: list[Any], scope: Any) -> Any:
