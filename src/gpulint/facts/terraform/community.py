@@ -149,6 +149,15 @@ def _self_managed(address: str, path: str, line: int, inputs: dict[str, Any],
     return out
 
 
+def _gke_autoscaling(pool: dict[str, Any]) -> dict[str, Any]:
+    """The module's total_min_count/total_max_count replace its per-zone min/max_count."""
+    if "total_min_count" in pool or "total_max_count" in pool:
+        return {"total_min_node_count": pool.get("total_min_count"),
+                "total_max_node_count": pool.get("total_max_count")}
+    return {"min_node_count": pool.get("min_count", 1),
+            "max_node_count": pool.get("max_count", 100)}
+
+
 def gke(address: str, path: str, line: int, inputs: dict[str, Any],
         providers: dict[str, ProviderBlock], module_address: str) -> list[ResourceInstance]:
     regional = inputs.get("regional", True)
@@ -179,9 +188,7 @@ def gke(address: str, path: str, line: int, inputs: dict[str, Any],
                              "spot": pool.get("spot", False),
                              "preemptible": pool.get("preemptible", False),
                              "labels": pool_labels}],
-            "autoscaling": ([{"min_node_count": pool.get("min_count", 1),
-                              "max_node_count": pool.get("max_count", 100)}]
-                            if autoscaling is not False else []),
+            "autoscaling": ([_gke_autoscaling(pool)] if autoscaling is not False else []),
             "node_count": pool.get("node_count", 1) if autoscaling is False else None,
             "initial_node_count": pool.get("initial_node_count", pool.get("min_count", 1)),
         }

@@ -185,15 +185,15 @@ def _pool(inst: ResourceInstance, pool: Any, location: Any, address: str | None 
         fixed = pool.get("initial_node_count", 1)
     policy = pool.first("placement_policy") or EMPTY
     slice_nodes = topology_nodes(policy.get("tpu_topology"), node.get("machine_type"))
+    per_zone = True
     if auto is not None:
-        scaling(res, auto.get("min_node_count", auto.get("total_min_node_count", 0)),
-                auto.get("max_node_count", auto.get("total_max_node_count", 0)), fixed)
+        per_zone = _autoscaling(res, auto, fixed)
     elif slice_nodes is not None and pool.get("node_count") is None:
         fixed_count(res, slice_nodes)  # a multi-host slice: every VM of the topology
     else:
         fixed_count(res, fixed)
     zones = zone_count(location, pool.get("node_locations"))
-    if zones:
+    if zones and per_zone:
         res.facts["zones"] = zones
     shutdown(res)
     node_pool(res, node.get("labels", {}), taint_blocks(node.blocks("taint")), {
@@ -204,6 +204,21 @@ def _pool(inst: ResourceInstance, pool: Any, location: Any, address: str | None 
         or _gke_accelerator_name(res.facts.get("gpu.model")),
         "node.kubernetes.io/instance-type": res.facts.get("instance.type")})
     return res
+
+
+def _autoscaling(res: Resource, auto: Any, initial: Any) -> bool:
+    """Sizes from an autoscaling block; whether they are per zone. min/max_node_count bound
+    each zone of the pool (priced × its zones); total_min/total_max_node_count bound the whole
+    pool across its zones, and the provider refuses the two kinds together."""
+    total_lo, total_hi = auto.get("total_min_node_count"), auto.get("total_max_node_count")
+    if total_lo is None and total_hi is None:
+        scaling(res, auto.get("min_node_count", 0), auto.get("max_node_count", 0), initial)
+        return True
+    # initial_node_count is per zone, so it says nothing about a total: priced at the minimum.
+    scaling(res, 0 if total_lo is None else total_lo, 0 if total_hi is None else total_hi)
+    res.facts["replicas.source"] = \
+        "autoscaling total_min_node_count/total_max_node_count: totals across the pool's zones"
+    return False
 
 
 def _gke_accelerator_name(model: Any) -> str | None:
