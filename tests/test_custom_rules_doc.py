@@ -34,8 +34,11 @@ def test_worked_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     assert run.exit_code == 0 and "1 rule file(s) valid" in run.stdout
     run = CliRunner().invoke(cli, ["scan", "infra", "--rules-dir", "policies/gpulint"])
     console = _blocks("console")[0]
-    expected = next(line for line in console.splitlines() if line.startswith("infra/main.tf:1"))
-    assert expected in run.stdout.splitlines()
+    shown = console.split("$ gpulint scan infra --rules-dir policies/gpulint\n")[1]
+    assert run.stdout.startswith(shown)  # the finding, wrapped at 80 columns, comes first
+    run = CliRunner().invoke(cli, ["scan", "-v", "infra", "--rules-dir", "policies/gpulint"])
+    assert "asks for 8× A100 ($16,029/month) without a gpu-approval tag" in " ".join(
+        run.stdout.split())
     assert "aws_instance.approved asks" not in run.stdout
     # The configuration snippet loads the directory and tunes the rule.
     (tmp_path / ".gpulint.yaml").write_text(_blocks("yaml")[1])

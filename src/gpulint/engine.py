@@ -28,10 +28,13 @@ def evaluate(resources: Iterable[Resource],
                 why = "could not evaluate: " + "; ".join(dict.fromkeys(reasons))
                 skipped.append(NotEvaluated(rule.id, res.path, res.line, res.address, why))
             elif result:
+                texts = placeholders(res)
+                message = rule.message.format_map(texts)
+                short = f"{res.address}: {rule.short.format_map(texts)}" if rule.short else message
                 findings.append(Finding(
                     rule=rule.id, severity=rule.severity, path=res.path, line=res.line,
-                    address=res.address, message=rule.message.format_map(placeholders(res)),
-                    remediation=rule.remediation))
+                    address=res.address, message=message, remediation=rule.remediation,
+                    short_message=short))
     findings.sort(key=Finding.sort_key)
     skipped.sort(key=lambda n: (n.path, n.line, n.address, n.rule))
     return findings, skipped

@@ -110,6 +110,7 @@ class Finding:
     remediation: str
     monthly_saving_usd: float | None = None
     saving_basis: str | None = None
+    short_message: str = ""  # address and the rule's short text; the message when it has none
 
     def sort_key(self) -> tuple[str, int, str, str]:
         return (self.path, self.line, self.address, self.rule)

@@ -36,6 +36,7 @@ class Rule:
     deprecated_options: dict[str, str] = field(default_factory=dict)
     references: tuple[str, ...] = ()
     path: str = ""
+    short: str = ""  # the message in a few words, without the address (text output)
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "summary": self.summary, "severity": self.severity.value,
@@ -111,8 +112,9 @@ def validate(data: Any, path: str) -> list[str]:
     stem = os.path.basename(path).rsplit(".", 1)[0]
     if isinstance(data.get("id"), str) and data["id"] != stem:
         problems.append(f"at id: {data['id']!r} must equal the file name {stem!r}")
-    if isinstance(data.get("message"), str):
-        problems += _placeholder_problems(data["message"])
+    for key in ("message", "short"):
+        if isinstance(data.get(key), str):
+            problems += _placeholder_problems(data[key], key)
     problems += _fact_ref_problems(data.get("match"))
     compare = (data.get("cost") or {}).get("compare_with") if isinstance(
         data.get("cost"), dict) else None
@@ -129,7 +131,7 @@ def validate(data: Any, path: str) -> list[str]:
     return problems
 
 
-def _placeholder_problems(message: str) -> list[str]:
+def _placeholder_problems(message: str, key: str = "message") -> list[str]:
     """A misspelt {placeholder} would fail when the rule fires; catch it when it is loaded."""
     import string
 
@@ -139,12 +141,12 @@ def _placeholder_problems(message: str) -> list[str]:
     try:
         names = [f for _, f, _, _ in string.Formatter().parse(message) if f is not None]
     except ValueError as e:
-        return [f"at message: {e}"]
+        return [f"at {key}: {e}"]
     out = []
     for name in names:
         if name not in known:
             near = difflib.get_close_matches(name, known, n=1)
-            out.append(f"at message: unknown placeholder {{{name}}}"
+            out.append(f"at {key}: unknown placeholder {{{name}}}"
                        + (f" (did you mean {{{near[0]}}}?)" if near else ""))
     return out
 
@@ -199,7 +201,7 @@ def load_rule_file(path: str, check: bool = True) -> Rule:
         message=data["message"], remediation=data["remediation"], docs=data["docs"],
         cost=data.get("cost") or {}, options=data.get("options") or {},
         deprecated_options=data.get("deprecated_options") or {},
-        references=tuple(data.get("references") or ()), path=path,
+        references=tuple(data.get("references") or ()), path=path, short=data.get("short") or "",
     )
 
 

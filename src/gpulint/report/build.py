@@ -86,7 +86,8 @@ def _resource(res: Resource) -> dict[str, Any]:
 
 def _finding(fd: Finding) -> dict[str, Any]:
     return {"rule": fd.rule, "severity": fd.severity.value, "path": fd.path, "line": fd.line,
-            "address": fd.address, "message": fd.message, "remediation": fd.remediation,
+            "address": fd.address, "message": fd.message,
+            "short_message": fd.short_message or fd.message, "remediation": fd.remediation,
             "monthly_saving_usd": fd.monthly_saving_usd, "saving_basis": fd.saving_basis,
             "fingerprint": fingerprint(fd)}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from gpulint.reporters.wrap import fit, keep
 from gpulint.units import plural, usd_whole
 from gpulint.units import usd as money
 
@@ -22,15 +23,7 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
     out = _diagnostics(report, c, lambda d: d["severity"] == "error")
     best = _best_saving(report["findings"])
     for f in sorted(report["findings"], key=_finding_order):
-        saving = ""
-        if f.get("monthly_saving_usd"):
-            # Fixes to one resource overlap: all but its largest saving are alternatives.
-            alt = "alternative: " if best[(f["path"], f["address"])] is not f else ""
-            saving = f" [{alt}saves {usd_whole(f['monthly_saving_usd'])}/mo]"
-        out.append(f"{f['path']}:{f['line']}: {c(f['severity'], f['severity'])} "
-                   f"{c('bold', f['rule'])} {f['message']}{saving}")
-        if verbose:
-            out.append(f"    fix: {f['remediation']}")
+        out += _finding(f, best.get((f["path"], f["address"])) is not f, c, verbose)
     if report["resources"] and verbose:  # the table is `gpulint cost`; here with -v only
         out += ["", c("bold", "GPU resources")]
         for r in report["resources"]:
@@ -39,8 +32,28 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
             else _not_evaluated_grouped(report, c))
     out += _suppressed(report.get("suppressed") or [], c)
     note = price_note(report) if verbose else short_price_note(report)
-    out += ["", _totals(report), c("dim", note), verdict(report)]
+    out += ["", *fit(_totals(report)), *(c("dim", line) for line in fit(note)),
+            verdict(report)]  # the summary stays one line, the last
     return "\n".join(out) + "\n"
+
+
+def _finding(f: dict[str, Any], alternative: bool, c: Colour, verbose: bool) -> list[str]:
+    """`path:line: severity rule address: short message [saves $X/mo]`, wrapped at 80
+    columns; with -v the whole message and the fix."""
+    saving = ""
+    if f.get("monthly_saving_usd"):
+        # Fixes to one resource overlap: all but its largest saving are alternatives.
+        alt = "alternative: " if alternative else ""
+        saving = " " + keep(f"[{alt}saves {usd_whole(f['monthly_saving_usd'])}/mo]")
+    label = f"{f['severity']} {f['rule']}"
+    head = keep(f"{f['path']}:{f['line']}: {label}")
+    message = f["message"] if verbose else f.get("short_message") or f["message"]
+    lines = fit(f"{head} {message}{saving}")
+    lines[0] = lines[0].replace(label, f"{c(f['severity'], f['severity'])} {c('bold', f['rule'])}",
+                                1)
+    if verbose:
+        lines += fit(f"fix: {f['remediation']}", "    ", "         ")
+    return lines
 
 
 _RANK = {"error": 0, "warning": 1, "info": 2}
@@ -81,12 +94,15 @@ def _not_evaluated_grouped(report: dict[str, Any], c: Colour) -> list[str]:
             where.setdefault((r["path"], r["address"]), f"{r['path']}:{r['line']}")
     if not causes:
         return []
+    from gpulint.report.remedies import fix_for
+
     total = len({key for where in causes.values() for key in where})
     out = ["", c("bold", f"Could not evaluate {plural(total, 'GPU resource')} (-v lists them)")]
     for cause, where in sorted(causes.items(), key=lambda kv: -len(kv[1])):
         first = next(iter(where.values()))
         more = f" and {len(where) - 1} more" if len(where) > 1 else ""
-        out.append(f"  {len(where)}× {cause} (first at {first}{more})")
+        out += fit(f"{len(where)}× {cause} (first at {keep(first)}{more})", "  ", "    ")
+        out += [c("dim", line) for line in fit(f"fix: {fix_for(cause)}", "    ", "         ")]
     return out
 
 
@@ -119,20 +135,20 @@ def _resource(r: dict[str, Any], c: Colour, verbose: bool) -> list[str]:
         # Autoscaling pools are priced at their minimum size; say so and show the ceiling.
         cost = f"{cost}/month at the minimum {r['replicas']['min']}, up to {money(top)}"
     count = f" × {r['count']:g}" if isinstance(r.get("count"), (int, float)) else ""
-    out = [f"  {r['path']}:{r['line']} {r['address']}  {what}{count} "
-           f"{r['capacity']}  {cost}/month" if r["monthly_cost_usd"] is not None else
-           f"  {r['path']}:{r['line']} {r['address']}  {what}{count} {r['capacity']}"
-           f"  {cost}"]
+    cost = f"{cost}/month" if r["monthly_cost_usd"] is not None else cost
+    out = fit(f"{keep(r['path'] + ':' + str(r['line']))} {r['address']}  {keep(what + count)} "
+              f"{r['capacity']}  {cost}", "  ", "      ")
     change = r.get("change")
     if change and change.get("actions") not in (["no-op"], ["read"]):
         # From a Terraform plan: what the change does, and the cost before it.
         before = change.get("monthly_cost_before_usd")
         was = f", was {money(before)}/month" if before is not None else ""
-        out.append(f"      plan: {'/'.join(change['actions'])}{was}")
+        out += fit(f"plan: {'/'.join(change['actions'])}{was}", "      ", "        ")
     if verbose and r.get("price_basis"):
-        out.append(c("dim", f"      {r['price_basis']}"))
+        out += [c("dim", line) for line in fit(r["price_basis"], "      ", "        ")]
     for u in r["unknowns"]:
-        out.append(c("dim", f"      could not evaluate {u['fact']}: {u['reason']}"))
+        out += [c("dim", line) for line in fit(f"could not evaluate {u['fact']}: {u['reason']}",
+                                               "      ", "        ")]
     return out
 
 
@@ -142,7 +158,8 @@ def _not_evaluated(ne: list[dict[str, Any]], c: Colour) -> list[str]:
     out = ["", c("bold", f"Could not evaluate ({len(ne)})")]
     for n in ne:
         rule = f"{n['rule']} " if n.get("rule") else ""
-        out.append(f"  {n['path']}:{n['line']} {rule}{n['address']}: {n['reason']}")
+        out += fit(f"{keep(n['path'] + ':' + str(n['line']))} {rule}{n['address']}: "
+                   f"{n['reason']}", "  ", "      ")
     return out
 
 
@@ -153,8 +170,9 @@ def _suppressed(suppressed: list[dict[str, Any]], c: Colour) -> list[str]:
     for f in suppressed:
         sup = f["suppression"]
         until = f", until {sup['until']}" if sup.get("until") else ""
-        out.append(f"  {f['path']}:{f['line']} {f['rule']} {f['address']}: "
-                   f"{sup['reason'] or 'no reason'}{until} ({sup['path']}:{sup['line']})")
+        out += fit(f"{keep(f['path'] + ':' + str(f['line']))} {f['rule']} {f['address']}: "
+                   f"{sup['reason'] or 'no reason'}{until} ({sup['path']}:{sup['line']})",
+                   "  ", "      ")
     return out
 
 
@@ -195,7 +213,7 @@ def short_price_note(report: dict[str, Any]) -> str:
     cat = report["catalog"]
     kind = "list prices with overrides" if cat.get("pricing_overrides") else "list prices"
     stale = " (stale: gpulint catalog update)" if cat.get("stale_note") else ""
-    return f"Prices: {kind} of {cat['date']}{stale}, {report['hours_per_month']:g} h/month, USD"
+    return f"Prices: {kind} of {cat['date']}{stale}, {report['hours_per_month']:g} h/month"
 
 
 def price_note(report: dict[str, Any]) -> str:

@@ -1,0 +1,48 @@
+"""The setting, flag or edit that fixes each root cause of "could not evaluate", so a grouped
+cause in the text report says what to do, not only what is missing."""
+
+from __future__ import annotations
+
+import re
+
+# (pattern over the root cause, fix); the first match wins. Group 1, when present, is a name
+# the fix repeats (a variable).
+_FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for p, fix in (
+    (r"variable (\S+) has no default and no value was given",
+     "give it a value: --var {0}=VALUE, --var-file FILE or TF_VAR_{0}"),
+    (r"variable (\S+) is not declared", 'declare variable "{0}" or fix the reference'),
+    (r"known only after apply",
+     "scan a plan: terraform show -json tfplan > plan.json; gpulint scan plan.json"),
+    (r"not a local or downloaded module",
+     "run terraform init so the module is under .terraform/modules"),
+    (r"no node selector or required affinity names",
+     "add a nodeSelector naming the node type (node.kubernetes.io/instance-type or a GPU "
+     "label), or scan the node pools' Terraform with the manifests"),
+    (r"nothing names the cloud",
+     "add a cloud's node label (node.kubernetes.io/instance-type, a GKE, Karpenter, AKS or "
+     "eksctl label) or scan the node pools with the manifests"),
+    (r"node selection matches several pools",
+     "select one pool (a nodeSelector on its name label)"),
+    (r"does not tolerate its taint", "add the toleration, or select another pool"),
+    (r"tensor parallelism is not declared",
+     "declare it: the server's --tensor-parallel-size flag, the gpulint.dev/tensor-parallel "
+     "label or models[].tensor_parallel in the configuration"),
+    (r"is not in the model catalog|size cannot be read|size is estimated|refers to an env var",
+     "declare the model: models[] in the configuration or the gpulint.dev/model label"),
+    (r"is not in the (\w+ )?catalog|no \w+ price for|current price is not known|no \S+ row in",
+     "price it with --pricing-overrides FILE (pricing_overrides in the configuration)"),
+    (r"without bound|no upper bound|set by an autoscaler",
+     "set a maximum (the autoscaler's max size or maxReplicas)"),
+    (r"outside the scanned tree", "scan the directory that holds the file"),
+    (r"limit", "a fixed safety limit (docs/performance.md); simplify the expression"),
+))
+DEFAULT = "state the value in the code (-v shows each resource and what is unknown)"
+
+
+def fix_for(cause: str) -> str:
+    """What fixes ``cause`` (a root cause as text.root_cause returns it)."""
+    for pattern, fix in _FIXES:
+        m = pattern.search(cause)
+        if m:
+            return fix.format(*(g or "" for g in m.groups()))
+    return DEFAULT
