@@ -127,8 +127,8 @@ def test_corrupted_cache_entries_are_ignored(tmp_path: Any) -> None:
     keys = [k for (k,) in db.execute("SELECT key FROM parse")]
     assert keys
     for i, key in enumerate(keys):
-        blob = b"not a pickle at all" if i % 2 else b"\x80\x05\x95"  # garbage, truncated
-        db.execute("UPDATE parse SET blob = ? WHERE key = ?", (blob, key))
+        blob = b"not an entry at all" if i % 2 else b"\x80\x05\x95"  # garbage, truncated
+        db.execute("UPDATE parse SET entry = ? WHERE key = ?", (blob, key))
     db.commit()
     db.close()
     assert summary(scan.run([EXAMPLES], rules, opts)) == summary(cold)

@@ -8,33 +8,34 @@ Entries live in one SQLite database in WAL mode: a run's new entries go in one t
 concurrent runs never see half an entry and wait for each other's writes (busy timeout) instead
 of failing. One file per entry was tried first: creating a file costs about 1.5 ms on the
 benchmark machine, more than parsing a small file, while SQLite stores 2,500 entries in ~10 ms.
-An entry that cannot be unpickled is ignored and re-parsed; a database that is not a database
-(corrupted, truncated) is set aside and recreated; one that is busy or locked by another process,
-cannot be opened, or sits in a directory other users can write is not used: the run goes on
-uncached.
+A database that is not a database (corrupted, truncated) is set aside and recreated; one that is
+busy or locked by another process, cannot be opened, or sits in a directory owned by another
+user is not used: the run goes on uncached.
 
-Whoever can write the cache could otherwise run code in the next scan (a shared runner, a CI
-cache restored from another branch): entries are read with an unpickler that builds only the
-parse-outcome classes and plain data (no other global, so no callable to run), and the
-directory is created private (0700).
+Whoever can write the cache (a shared runner, a CI cache restored from another branch) must not
+run code in the next scan: an entry is JSON data (cache_codec.py) decoded into syntax nodes and
+plain values only, never a pickle, and one that is malformed, of another format, or stored under
+a key other than its own is ignored and the file parsed again. The directory is created private
+(0700). An outcome of the run's conditions (out of memory, a time limit) is never stored.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import os
-import pickle
 import stat
 from functools import lru_cache
 from typing import Any
 
 from gpulint import __version__
+from gpulint.load import cache_codec
+from gpulint.load.source import Parsed
 
 ENV_DIR = "GPULINT_CACHE_DIR"
 # Modules whose code decides what a file parses to; editing one invalidates the cache.
 _PARSER_MODULES = ("gpulint.load.source", "gpulint.load.kubernetes", "gpulint.terraform.parser",
-                   "gpulint.terraform.lark_tree", "gpulint.terraform.syntax", "gpulint.model")
+                   "gpulint.terraform.lark_tree", "gpulint.terraform.syntax", "gpulint.model",
+                   "gpulint.load.cache_codec")
 _LIBRARIES = ("python-hcl2", "lark", "PyYAML")
 
 
@@ -73,31 +74,6 @@ def parser_identity() -> str:
     return h.hexdigest()
 
 
-# The only globals an entry may name: the parse outcome, the syntax tree and what YAML builds.
-_ALLOWED_GLOBALS = frozenset({
-    ("gpulint.load.source", "Parsed"),
-    *(("gpulint.terraform.syntax", n) for n in (
-        "Literal", "Template", "Var", "GetAttr", "Index", "Splat", "Call", "Conditional",
-        "BinOp", "UnaryOp", "TupleExpr", "ObjectExpr", "ForExpr", "Unsupported", "Attribute",
-        "Block")),
-    ("datetime", "date"), ("datetime", "datetime"), ("datetime", "timedelta"),
-    ("datetime", "timezone"), ("builtins", "set"), ("builtins", "frozenset"),
-    ("builtins", "bytearray"), ("copyreg", "_reconstructor"), ("builtins", "object"),
-})
-
-
-class _DataUnpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) not in _ALLOWED_GLOBALS:
-            raise pickle.UnpicklingError(f"cache entry names {module}.{name}")
-        return super().find_class(module, name)
-
-
-def load_entry(blob: bytes) -> Any:
-    """An entry's value; raises for an entry naming anything but parse-outcome data."""
-    return _DataUnpickler(io.BytesIO(blob)).load()
-
-
 def _private_dir(path: str) -> bool:
     """Create `path` 0700 (or make ours so); False when it belongs to another user."""
     os.makedirs(path, mode=0o700, exist_ok=True)
@@ -111,7 +87,7 @@ def _private_dir(path: str) -> bool:
 
 
 class ParseCache:
-    FILE = "parse-v1.sqlite"
+    FILE = "parse-v2.sqlite"  # v1 held pickles: never read
     BUSY_SECONDS = 30.0  # how long to wait for another run's write before running uncached
 
     def __init__(self, directory: str) -> None:
@@ -139,7 +115,7 @@ class ParseCache:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # a lost entry on power loss is harmless
             db.execute(
-                "CREATE TABLE IF NOT EXISTS parse (key TEXT PRIMARY KEY, blob BLOB NOT NULL)")
+                "CREATE TABLE IF NOT EXISTS parse (key TEXT PRIMARY KEY, entry BLOB NOT NULL)")
         except BaseException:
             db.close()
             raise
@@ -175,31 +151,37 @@ class ParseCache:
             return False
         return True
 
-    def get(self, key: str) -> Any | None:
-        """The cached outcome, or None when absent or unreadable (then the file is re-parsed)."""
+    def get(self, key: str) -> Parsed | str | None:
+        """The cached outcome, or None when absent or unusable (then the file is re-parsed)."""
         import sqlite3
 
         db = self._conn()
         row = None
         if db is not None:
             try:
-                row = db.execute("SELECT blob FROM parse WHERE key = ?", (key,)).fetchone()
+                row = db.execute("SELECT entry FROM parse WHERE key = ?", (key,)).fetchone()
             except sqlite3.Error:
                 row = None
-        if row is None:
+        if row is None or not isinstance(row[0], bytes):
             self.misses += 1
             return None
         try:
-            value = load_entry(row[0])
-        except Exception:  # a damaged entry: parse again (and overwrite it)
+            value = cache_codec.decode(key, row[0])
+        except cache_codec.EntryError:  # damaged or planted: parse again (and overwrite it)
             self.misses += 1
             return None
         self.hits += 1
         return value
 
-    def put(self, key: str, blob: bytes) -> None:
-        """Queue an entry; `flush` writes the queue in one transaction."""
-        self._pending.append((key, blob))
+    def put(self, key: str, value: Parsed | str) -> None:
+        """Queue an entry (`flush` writes the queue in one transaction); an outcome that
+        depends on this run's conditions, or holds what the format cannot, is not stored."""
+        if isinstance(value, Parsed) and value.transient:
+            return
+        try:
+            self._pending.append((key, cache_codec.encode(key, value)))
+        except cache_codec.EntryError:
+            pass
 
     def flush(self) -> None:
         import sqlite3
@@ -210,7 +192,7 @@ class ParseCache:
             return
         try:
             db.execute("BEGIN IMMEDIATE")
-            db.executemany("INSERT OR REPLACE INTO parse (key, blob) VALUES (?, ?)", pending)
+            db.executemany("INSERT OR REPLACE INTO parse (key, entry) VALUES (?, ?)", pending)
             db.execute("COMMIT")
         except sqlite3.Error:
             try:

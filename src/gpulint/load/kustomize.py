@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import re
 import shutil
 import tempfile
@@ -211,7 +210,7 @@ def cached(cache: Any, key: bytes) -> str | None:
 
 def store(cache: Any, key: bytes, out: str) -> None:
     if cache is not None:
-        cache.put(cache.key("kustomize-build", key), pickle.dumps(out))
+        cache.put(cache.key("kustomize-build", key), out)
 
 
 def build_all(jobs: list[tuple[str, list[str]]], argv: list[str],

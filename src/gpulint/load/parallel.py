@@ -111,8 +111,8 @@ def parse_files(files: list[SourceFile], max_bytes: int, jobs: int = 0,
     with collector.paused():
         for (index, key, _, _), blob in zip(todo, blobs, strict=True):
             parsed = outcomes[index].parsed = pickle.loads(blob)  # from our own workers
-            if store and not parsed.transient:
-                store.put(key, blob)
+            if store:
+                store.put(key, parsed)
     if store:
         store.flush()
     return outcomes

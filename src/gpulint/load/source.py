@@ -1,7 +1,8 @@
 """One source file from bytes to a parse outcome, the unit that is cached and run in parallel.
 
 The outcome (`Parsed`) holds no path: it depends on the file's bytes and kind only, so it can be
-cached by content hash and shipped between processes as pickled bytes. `bind` attaches the path.
+cached by content hash (as JSON data, cache_codec.py) and shipped from our own worker processes
+as pickled bytes. `bind` attaches the path.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ class Parsed:
     root: Any = None  # terraform.syntax.Block for Terraform files
     docs: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (line, manifest)
     diags: list[_Diag] = field(default_factory=list)
-    # An outcome of this run's conditions (out of memory), not of the bytes: never cached.
+    # An outcome of this run's conditions (out of memory, a time limit), not of the bytes:
+    # never cached. Whatever gives up on a file for such a reason must set it.
     transient: bool = False
 
 

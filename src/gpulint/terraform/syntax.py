@@ -17,10 +17,10 @@ class HclSyntaxError(Exception):
 
 class _Node:
     """Pickled as (class, field values) rather than pickle's default for a dataclass (a new
-    object, then its __dict__ filled from a dict of names): the parse cache holds these trees
-    and a warm run loads about 40,000 nodes per 1,000 files; this way the entries are 28 %
-    smaller and load 1.25× faster, with fewer objects for the garbage collector to track
-    (docs/performance.md)."""
+    object, then its __dict__ filled from a dict of names): worker processes send these trees
+    back, about 40,000 nodes per 1,000 files; this way they are 28 % smaller and load 1.25×
+    faster, with fewer objects for the garbage collector to track (docs/performance.md). The
+    parse cache stores them as JSON data instead (load/cache_codec.py)."""
 
     __slots__ = ()
 
