@@ -41,7 +41,7 @@ def build_facts(loaded: Loaded, settings: Settings) -> Built:
     _plans(loaded, settings, out)
     _kubernetes(loaded.kubernetes, out)
     _terraform(loaded, out)
-    link(out.resources, loaded.kubernetes)
+    link(out.resources, loaded.kubernetes, out.called_from)
     configured.apply(out.resources, settings.models)
     return out
 

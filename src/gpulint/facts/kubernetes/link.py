@@ -1,17 +1,17 @@
 """Link what a scan declares in separate places, after every resource has its own facts.
 
 - A HorizontalPodAutoscaler or KEDA ScaledObject gives its target's replica bounds.
-- A pod whose node selection matches exactly one node pool in the scan (a Karpenter NodePool, or
-  a Terraform EKS/GKE/AKS node pool by its labels and taints) runs on that pool's nodes and is
-  priced from them.
+- A pod whose node selection matches exactly one node pool of its project (a Karpenter
+  NodePool, or a Terraform EKS/GKE/AKS node pool by its labels and taints; `scope` says which
+  pools are its project's) runs on that pool's nodes and is priced from them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gpulint.facts.kubernetes import shutdown_of
+from gpulint.facts.kubernetes import scope, shutdown_of
 from gpulint.facts.kubernetes.accelerators import Accelerators
 from gpulint.facts.kubernetes.kinds import dig, scalar
 from gpulint.facts.kubernetes.nodepool import capacity_of, one_model, set_one_model
@@ -31,10 +31,13 @@ _HARDWARE_FACTS = ("provider.cloud", "instance.type", "gpu.model", "gpu.memory_g
                    "node.gpu_count", "gpu.attached", "gpu.accelerator_type", "region")
 
 
-def link(resources: list[Resource], objects: Iterable[K8sObject]) -> None:
+def link(resources: list[Resource], objects: Iterable[K8sObject],
+         called_from: Mapping[int, tuple[str, ...]] | None = None) -> None:
+    """`called_from`: the files of the module calls that made each Terraform resource (by id),
+    which put a pool in its root module's project."""
     objects = list(objects)
     _autoscalers(resources, objects)
-    _node_pools(resources)
+    _node_pools(resources, called_from or {})
 
 
 def _count(value: Any, default: int) -> Any:
@@ -95,14 +98,16 @@ def _targets(resources: list[Resource]) -> list[tuple[NodeTarget, Resource]]:
     return out
 
 
-def _node_pools(resources: list[Resource]) -> None:
-    targets = _targets(resources)
-    if not targets:
+def _node_pools(resources: list[Resource], called_from: Mapping[int, tuple[str, ...]]) -> None:
+    every = _targets(resources)
+    if not every:
         return
+    homes = {id(pool): scope.home(pool, called_from) for _, pool in every}
     for res in resources:
         sel = res.node_selection
         if sel is None or res.node_target is not None:
             continue
+        targets = [(t, pool) for t, pool in every if scope.covers(homes[id(pool)], res)]
         found = [(t, pool) for t, pool in targets if matches(sel, t)]
         if not found:
             _blocked_by_taints(res, sel, targets)
