@@ -22,7 +22,7 @@ def test_round_trip_across_a_line_move(repo: Path) -> None:
     assert recorded["version"] == 1
     rules = {(e["rule"], e["address"]) for e in recorded["findings"]}
     assert ("gpu-missing-cost-tags", "aws_instance.untagged") in rules
-    assert "2 finding(s) recorded in base.json" in result.stdout
+    assert "2 findings recorded in base.json" in result.stdout
 
     # Move every resource down: fingerprints do not depend on lines.
     other = repo / "infra" / "other.tf"

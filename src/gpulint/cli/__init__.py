@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from gpulint import __version__
+from gpulint.cli import output as output_mod
 from gpulint.cli.common import (
     EXIT_FINDINGS,
     EXIT_INTERNAL,
@@ -24,6 +25,7 @@ from gpulint.cli.common import (
     written_rules,
 )
 from gpulint.cli.options import scan_flags
+from gpulint.cli.output import colour_options, output_option
 from gpulint.report.exit import DEFAULT_FAIL_ON, FAIL_ON_CHOICES
 from gpulint.reporters import FORMATS
 
@@ -72,6 +74,9 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj = {"debug": debug}
 
 
+NOTHING_FOUND = "no Terraform or Kubernetes file found: nothing was scanned"
+
+
 def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
     """Settings (defaults < configuration < flags), the configured rules, and the scan of
     ``paths``: (ScanResult, rules). When only files are given (pre-commit), the report covers
@@ -95,6 +100,13 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
     from gpulint.cli.validate import check_resource_regions
 
     result.diagnostics += check_resource_regions(result.resources, settings.scan.inputs.vars)
+    if not result.files_scanned:
+        from gpulint.model import Diagnostic
+
+        # A mistyped directory or an --exclude that matches everything must not pass silently.
+        result.diagnostics.append(Diagnostic(
+            paths[0] if len(paths) == 1 else ", ".join(paths), None,
+            NOTHING_FOUND, "warning"))
     return result, rules
 
 
@@ -103,8 +115,7 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Output format: text, the JSON report, SARIF 2.1.0, Markdown, GitHub "
                    "workflow annotations, JUnit XML or a self-contained HTML page with charts.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
-              help="Write the report to a file instead of standard output.")
+@output_option
 @click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default=DEFAULT_FAIL_ON,
               show_default=True, help="Exit 1 when a finding has this severity or worse "
                                       "(files that cannot be parsed always fail).")
@@ -114,13 +125,13 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
               help="Report only findings not recorded in this baseline (gpulint baseline).")
 @click.option("--show-suppressed", is_flag=True, help="List the findings hidden by suppressions.")
-@click.option("--color/--no-color", default=None,
-              help="Colour the text output (default: on a terminal).")
+@colour_options
 @click.option("--verbose", "-v", is_flag=True,
               help="Show remediations, price bases and every unevaluated item.")
 @scan_flags
 def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: str | None,
-         show_suppressed: bool, color: bool | None, verbose: bool, **params: Any) -> None:
+         show_suppressed: bool, color: str, no_color: bool, verbose: bool,
+         **params: Any) -> None:
     """Scan PATHS (default: the current directory) for GPU cost problems."""
     from gpulint.report import build as report_mod
 
@@ -137,19 +148,22 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: st
                               show_suppressed=show_suppressed)
     from gpulint.reporters import render
 
-    use_colour = color if color is not None else (output is None and sys.stdout.isatty()
-                                                  and "NO_COLOR" not in os.environ)
+    use_colour = output_mod.use_colour(color, no_color, output)
     if fmt == "text":
         from gpulint.reporters import text as text_mod
 
         # Tool notices go to standard error: the report is what was found.
-        click.echo(text_mod.notices(report, colour=use_colour), nl=False, err=True)
+        # color=: click would strip the escapes from a pipe, which --color always asks for.
+        click.echo(text_mod.notices(report, colour=use_colour), nl=False, err=True,
+                   color=use_colour)
+    elif not result.files_scanned:  # in the report's diagnostics, and said where people look
+        click.echo(f"gpulint: warning: {NOTHING_FOUND}", err=True)
     text = render(fmt, report, [r.as_dict() for r in rules], colour=use_colour, verbose=verbose)
     if output:
         with open(output, "w", encoding="utf-8") as fh:
             fh.write(text)
     else:
-        click.echo(text, nl=False)
+        click.echo(text, nl=False, color=use_colour)
     sys.exit(EXIT_FINDINGS if report["summary"]["gate"]["failed"] else 0)
 
 
@@ -243,11 +257,20 @@ def validate_rules(files: tuple[str, ...]) -> None:
     click.echo(f"{len(files)} rule file(s) valid")
 
 
+def _global_debug(args: list[str]) -> tuple[list[str], bool]:
+    """--debug anywhere before a `--` (after the subcommand too) moves to the front, where the
+    group reads it."""
+    end = args.index("--") if "--" in args else len(args)
+    rest = [a for a in args[:end] if a != "--debug"] + args[end:]
+    debug = len(rest) < len(args)
+    return (["--debug", *rest] if debug else rest), debug
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI and turn unexpected exceptions into exit code 3."""
-    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    args, debug = _global_debug(argv if argv is not None else sys.argv[1:])
     try:
-        cli.main(args=argv, prog_name="gpulint", standalone_mode=False)
+        cli.main(args=args, prog_name="gpulint", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(EXIT_USAGE)

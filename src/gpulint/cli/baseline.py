@@ -8,11 +8,12 @@ import click
 
 from gpulint.cli import run_scan
 from gpulint.cli.options import scan_flags
+from gpulint.cli.output import check_output
 
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
+@click.option("--output", "-o", type=click.Path(dir_okay=False), callback=check_output,
               default=".gpulint-baseline.json", show_default=True,
               help="Where to write the baseline.")
 @scan_flags
@@ -23,5 +24,7 @@ def baseline(paths: tuple[str, ...], output: str, **params: Any) -> None:
     result, _ = run_scan(params, list(paths) or ["."])
     with open(output, "w", encoding="utf-8") as fh:
         fh.write(to_json(result.findings))
-    click.echo(f"{len(result.findings)} finding(s) recorded in {output}; "
+    from gpulint.units import plural
+
+    click.echo(f"{plural(len(result.findings), 'finding')} recorded in {output}; "
                f"use `gpulint scan --baseline {output}` to report only new ones")

@@ -9,6 +9,7 @@ import click
 
 from gpulint import reporters
 from gpulint.cli.options import build_settings, scan_flags
+from gpulint.cli.output import output_option
 from gpulint.reporters.tables import markdown_table, text_table
 from gpulint.units import usd as money
 
@@ -95,8 +96,7 @@ def render_markdown(data: dict[str, Any]) -> str:
               default="text", show_default=True)
 @click.option("--group-by", default="team", show_default=True, metavar="TAG",
               help="Tag or label whose values the totals are grouped by.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
-              help="Write to a file instead of standard output.")
+@output_option
 @click.option("--brief", is_flag=True, help="Text output: leave out the price basis lines.")
 @scan_flags
 def cost(paths: tuple[str, ...], fmt: str, group_by: str, output: str | None, brief: bool,

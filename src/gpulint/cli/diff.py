@@ -10,6 +10,7 @@ import click
 
 from gpulint import reporters
 from gpulint.cli.options import build_settings, scan_flags
+from gpulint.cli.output import output_option
 from gpulint.reporters.tables import markdown_table, text_table
 from gpulint.units import usd as money
 
@@ -134,8 +135,7 @@ def _load_report(path: str) -> dict[str, Any]:
               help="Exit 1 when the change adds more than this many USD a month.")
 @click.option("--format", "fmt", type=click.Choice(reporters.TABLE_FORMATS),
               default="text", show_default=True)
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
-              help="Write to a file instead of standard output.")
+@output_option
 @click.option("--verbose", "-v", is_flag=True,
               help="Text output: list unchanged resources and both price bases.")
 @scan_flags
