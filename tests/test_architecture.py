@@ -188,3 +188,61 @@ def test_oversized_list_is_current() -> None:
     for name, allowed in OVERSIZED.items():
         lines = len(MODULES[name].read_text(encoding="utf-8").splitlines())
         assert MAX_LINES < lines <= allowed, f"{name}: {lines} lines, allowed {allowed}"
+
+
+# ---- one reader ------------------------------------------------------------------------------
+# Every file gpulint reads goes through gpulint.load.reader (a regular file, a size limit, no
+# link out of the scanned tree). Other modules may open files to write them, and read the
+# package's own data through importlib.resources; a read elsewhere is one that skips the checks.
+READER = "gpulint.load.reader"
+# (module, call) pairs that read something other than a file path: a subprocess's pipe.
+READS_ALLOWED = {("gpulint.report.git_base", "tarfile.open")}
+_WRITE_MODES = re.compile(r"[wax]")
+
+
+def _mode(call: ast.Call, position: int) -> str | None:
+    args = [*call.args[position:position + 1], *(k.value for k in call.keywords
+                                                 if k.arg == "mode")]
+    value = args[0] if args else None
+    return value.value if isinstance(value, ast.Constant) and isinstance(value.value, str) \
+        else None
+
+
+def _is_bare_read(call: ast.Call) -> bool:
+    func, text = call.func, ast.unparse(call.func)
+    if (isinstance(func, ast.Name) and func.id == "open") or \
+            text in ("io.open", "codecs.open", "os.fdopen"):
+        mode = _mode(call, 1)
+        return mode is None or not _WRITE_MODES.search(mode) or "+" in mode
+    if text == "os.open":
+        return not any(w in ast.unparse(call) for w in ("O_WRONLY", "O_CREAT"))
+    if isinstance(func, ast.Attribute) and func.attr == "open" and \
+            text.split(".")[0] in ("Path", "pathlib", "tarfile"):
+        mode = _mode(call, 0)
+        return mode is None or not _WRITE_MODES.search(mode) or "+" in mode
+    if isinstance(func, ast.Attribute) and func.attr in ("read_text", "read_bytes"):
+        # pathlib's take no path (at most an encoding): `source.read_text(path)` is the reader.
+        first = call.args[0] if call.args else None
+        return (first is None or isinstance(first, ast.Constant)) and \
+            "resources.files(" not in text
+    return False
+
+
+def _bare_reads(name: str, tree: ast.Module) -> list[str]:
+    return [f"{node.lineno}: {ast.unparse(node)}" for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and (name, ast.unparse(node.func)) not in READS_ALLOWED
+            and _is_bare_read(node)]
+
+
+def test_bare_reads_are_found() -> None:
+    tree = ast.parse("open(p)\nopen(p, 'rb')\nPath(p).read_text()\nos.open(p, 0)\n"
+                     "with open(p, 'w') as fh: pass\nPath(t).open('ab')\nos.fdopen(fd, 'wb')\n"
+                     "resources.files('gpulint').joinpath('x').read_text('utf-8')\n"
+                     "io.open(p, 'r')\n")
+    assert [r.split(":")[0] for r in _bare_reads("m", tree)] == ["1", "2", "3", "4", "9"]
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n != READER))
+def test_files_are_read_through_the_one_reader(name: str) -> None:
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"), str(MODULES[name]))
+    assert _bare_reads(name, tree) == []

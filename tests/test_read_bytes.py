@@ -8,19 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from gpulint.load import source
+from gpulint.load import reader, source
 
 
 def _stat_says(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
-    real = os.stat
+    real = os.fstat
 
-    def stale(path: str) -> os.stat_result:
-        st = real(path)
+    def stale(fd: int) -> os.stat_result:
+        st = real(fd)
         fields = list(st)
         fields[6] = size  # st_size
         return os.stat_result(fields)
 
-    monkeypatch.setattr(source.os, "stat", stale)
+    monkeypatch.setattr(reader.os, "fstat", stale)
 
 
 def test_reads_the_whole_file(tmp_path: Path) -> None:

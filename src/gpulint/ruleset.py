@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from gpulint.load.reader import read_file_text
 from gpulint.model import Severity
 
 
@@ -184,9 +185,8 @@ def load_rule_file(path: str, check: bool = True) -> Rule:
     """One rule file; `check=False` skips the schema (built-in rules: tests validate them, and
     importing jsonschema would cost every run a fifth of a second)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh)
-    except (OSError, UnicodeDecodeError) as e:
+        data = yaml.safe_load(read_file_text(path))
+    except OSError as e:
         raise RuleError(f"{path}: cannot read rule file: {e}") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)

@@ -15,7 +15,6 @@ import logging
 import os
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -23,6 +22,7 @@ import click
 from gpulint.github.api import GitHubClient, GitHubError
 from gpulint.github.comment import BEHAVIOURS, upsert_comment
 from gpulint.github.summary import write_job_summary
+from gpulint.load.reader import TOOL_FILE_LIMIT, read_file_text
 from gpulint.report.exit import FAIL_ON_CHOICES, fails
 from gpulint.reporters import github_annotations, markdown
 
@@ -46,7 +46,7 @@ def load_event(path: str | None) -> dict[str, Any]:
     if not path:
         return {}
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_file_text(path, TOOL_FILE_LIMIT))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -75,7 +75,7 @@ def resolve_context(
 
 def _read_json(path: str, what: str) -> dict[str, Any]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_file_text(path, TOOL_FILE_LIMIT))
     except OSError as exc:
         raise click.UsageError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     except ValueError as exc:

@@ -11,6 +11,7 @@ import click
 from gpulint import reporters
 from gpulint.cli.options import build_settings, scan_flags
 from gpulint.cli.output import output_option
+from gpulint.load.reader import TOOL_FILE_LIMIT, read_file_text
 from gpulint.reporters.tables import markdown_table, text_table
 from gpulint.units import usd as money
 
@@ -112,8 +113,7 @@ def render_markdown(d: dict[str, Any]) -> str:
 
 def _load_report(path: str) -> dict[str, Any]:
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = json.loads(read_file_text(path, TOOL_FILE_LIMIT))
     except OSError as e:
         raise click.UsageError(f"--compare-to {path}: {e.strerror or e}") from None
     except json.JSONDecodeError as e:

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpulint.load.reader import read_file, read_file_text
+
 CONFIG_FILES = (".gpulint.yaml", ".gpulint.yml")
 PYPROJECT = "pyproject.toml"
 
@@ -50,8 +52,7 @@ def schema() -> dict[str, Any]:
 
 def _has_tool_section(path: str) -> bool:
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
+        raw = read_file(path)
     except OSError:
         return False
     # Cheap test first: most pyproject files have no gpulint section, so skip parsing them.
@@ -91,7 +92,7 @@ def find(paths: Iterable[str] = ()) -> str | None:
 def resolve(explicit: str | None, paths: Iterable[str]) -> Config | None:
     """`--config FILE` if given, else the discovered file, else None."""
     if explicit:
-        if not os.path.isfile(explicit):
+        if not os.path.exists(explicit):  # a FIFO or directory: the reader says what it is
             raise ConfigError(f"{explicit}: configuration file not found")
         return load(explicit)
     found = find(paths)
@@ -107,8 +108,7 @@ def _load_toml(path: str) -> dict[str, Any]:
     else:  # Python 3.10
         import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
     try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+        data = tomllib.loads(read_file_text(path))
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
     except tomllib.TOMLDecodeError as e:
@@ -139,9 +139,8 @@ def _load_yaml(path: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
     import yaml
 
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as e:
+        text = read_file_text(path)
+    except OSError as e:
         raise ConfigError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     try:
         data = yaml.safe_load(text)

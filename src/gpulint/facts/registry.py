@@ -348,11 +348,12 @@ def with_docs_table(doc: str) -> str:
 def _write(root: str) -> None:
     import os
 
+    from gpulint.load.reader import read_file_text
+
     for rel, update in (("src/gpulint/schemas/rule.schema.json", with_schema_enum),
                         ("docs/facts.md", with_docs_table)):
         path = os.path.join(root, rel)
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = read_file_text(path)
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(update(text))
 

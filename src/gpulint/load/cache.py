@@ -29,6 +29,7 @@ from typing import Any
 
 from gpulint import __version__
 from gpulint.load import cache_codec
+from gpulint.load.reader import read_file
 from gpulint.load.source import Parsed
 
 ENV_DIR = "GPULINT_CACHE_DIR"
@@ -69,8 +70,7 @@ def parser_identity() -> str:
         spec = find_spec(name)
         origin = spec.origin if spec else None
         if origin and os.path.isfile(origin):
-            with open(origin, "rb") as fh:
-                h.update(hashlib.sha256(fh.read()).digest())
+            h.update(hashlib.sha256(read_file(origin)).digest())
     return h.hexdigest()
 
 

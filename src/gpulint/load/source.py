@@ -7,20 +7,18 @@ as pickled bytes. `bind` attaches the path.
 
 from __future__ import annotations
 
-import os
 import pickle
 import re
-import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint.load import containment
+from gpulint.load import containment, reader
 from gpulint.model import Diagnostic
 
-DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024
+DEFAULT_MAX_FILE_BYTES = reader.DEFAULT_LIMIT
 # Python frames a parse may use on top of its caller's, whatever the caller's depth: files nested
 # too deeply for this get the same "nesting too deep" diagnostic in a worker and in-process.
 PARSE_STACK_FRAMES = 1000
@@ -44,28 +42,19 @@ class Parsed:
 
 def read_bytes(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes | None,
                                                                         Diagnostic | None]:
-    """File content, or a diagnostic saying why it was not read. Never raises for user input."""
-    too_big = Diagnostic(path, None, f"file larger than {limit // 1024} KiB, skipped "
-                                     "(raise the limit with --max-file-size)", "warning")
-    if containment.escapes(path):
-        return None, Diagnostic(path, None, containment.OUTSIDE, "warning")
+    """A scanned file's content, or a diagnostic saying why it was not read (reader.py)."""
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
+        return reader.read_file(path, limit, scanned=True), None
+    except reader.Unreadable as e:
+        if e.kind == "outside":
+            return None, Diagnostic(path, None, containment.OUTSIDE, "warning")
+        if e.kind == "not-regular":
             return None, Diagnostic(path, None, "not a regular file, skipped", "warning")
-        if st.st_size > limit:
-            return None, too_big
-        with open(path, "rb") as fh:
-            # Asking for the stat size, not the limit, spares a 5 MiB buffer per file (a third
-            # of the reading time); a file that grew since the stat is read on to the limit.
-            data = fh.read(st.st_size + 1)
-            if len(data) > st.st_size:
-                data += fh.read(limit + 1 - len(data))
-    except OSError as e:
-        return None, Diagnostic(path, None, f"cannot read file: {e.strerror or e}")
-    if len(data) > limit:
-        return None, too_big
-    return data, None
+        if e.kind == "too-large":
+            return None, Diagnostic(path, None, f"file larger than {limit // 1024} KiB, skipped "
+                                                "(raise the limit with --max-file-size)",
+                                    "warning")
+        return None, Diagnostic(path, None, f"cannot read file: {e.strerror}")
 
 
 def decode(data: bytes) -> tuple[str | None, _Diag | None]:

@@ -335,6 +335,7 @@ def from_directory(path: str) -> dict[str, Any]:
     date of each source) and ``memory_fill.csv`` (GPU memory the tables leave blank)."""
     from pathlib import Path
 
+    from gpulint.load.reader import TOOL_FILE_LIMIT, read_file_text
     from gpulint.pricing.catalog_tables import OPTIONAL_TABLES, TABLES
 
     base = Path(path)
@@ -344,10 +345,10 @@ def from_directory(path: str) -> dict[str, Any]:
         if name in OPTIONAL_TABLES and not file.exists():
             tables[name] = ""
             continue
-        tables[name] = file.read_text(encoding="utf-8")
-    sources = json.loads((base / "sources.json").read_text(encoding="utf-8"))
+        tables[name] = read_file_text(str(file), TOOL_FILE_LIMIT)
+    sources = json.loads(read_file_text(str(base / "sources.json"), TOOL_FILE_LIMIT))
     fill = base / "memory_fill.csv"
-    memory = read_memory_fill(fill.read_text(encoding="utf-8")) if fill.exists() else {}
+    memory = read_memory_fill(read_file_text(str(fill))) if fill.exists() else {}
     # A date from the sources, not the build time, so rebuilding gives identical bytes.
     date = max(str(s["date"]) for s in sources if s.get("date"))
     return derive(tables, sources, date, Known(memory=memory))

@@ -18,6 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from gpulint.load.reader import TOOL_FILE_LIMIT, read_file_text
+
 ENV_DATA_DIR = "GPULINT_DATA_DIR"
 ENV_MAX_AGE = "GPULINT_CATALOG_MAX_AGE_DAYS"
 DEFAULT_MAX_AGE_DAYS = 90
@@ -76,7 +78,7 @@ def install(data: bytes, now: dt.datetime | None = None) -> Path:
 def read_date(path: Path) -> str | None:
     """The snapshot date of an installed file, or None when it cannot be read."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_file_text(str(path), TOOL_FILE_LIMIT))
     except (OSError, ValueError):
         return None
     date = data.get("snapshot_date") if isinstance(data, dict) else None

@@ -94,9 +94,10 @@ class PricingOverrides:
 
 
 def load(path: str) -> PricingOverrides:
+    from gpulint.load.reader import read_file_text
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = read_file_text(path)
     except OSError as e:
         raise OverridesError(f"{path}: cannot read pricing overrides: {e.strerror or e}") from None
     return parse(text, path)

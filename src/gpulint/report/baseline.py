@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from gpulint import __version__
+from gpulint.load.reader import TOOL_FILE_LIMIT, read_file_text
 from gpulint.model import Finding
 
 BASELINE_VERSION = 1
@@ -33,8 +34,7 @@ def to_json(findings: list[Finding]) -> str:
 
 def load(path: str) -> set[str]:
     try:
-        with open(path, encoding="utf-8") as fh:
-            doc: Any = json.load(fh)
+        doc: Any = json.loads(read_file_text(path, TOOL_FILE_LIMIT))
     except OSError as e:
         raise BaselineError(f"{path}: cannot read baseline: {e.strerror or e}") from None
     except json.JSONDecodeError as e:
