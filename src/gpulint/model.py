@@ -86,6 +86,9 @@ class Resource:
     accelerators: Accelerators | None = None  # a pod's accelerator requests → linking
     node_selection: NodeSelection | None = None  # a pod's node selection → linking
     node_target: NodeTarget | None = None  # a node pool's labels and taints → linking
+    # What makes a pool of unread instance type look like GPU nodes (an ami_type, a taint, a
+    # label) → the Terraform fact builders' "could not evaluate"
+    gpu_hint: str | None = None
 
     @property
     def facts_by_name(self) -> dict[str, Any]:

@@ -33,6 +33,10 @@ _FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for
      "price it with --pricing-overrides FILE (pricing_overrides in the configuration)"),
     (r"without bound|no upper bound|set by an autoscaler",
      "set a maximum (the autoscaler's max size or maxReplicas)"),
+    (r"looks like GPU nodes .* but no instance type is set",
+     "set the pool's instance type (instance_types, machine_type, vm_size)"),
+    (r"looks like GPU nodes", "give the pool's instance type a value (-v shows where it "
+     "comes from)"),
     (r"outside the scanned tree", "scan the directory that holds the file"),
     (r"limit", "a fixed safety limit (docs/performance.md); simplify the expression"),
 ))

@@ -13,6 +13,7 @@ from gpulint.facts.terraform import aws as tf_aws
 from gpulint.facts.terraform import azure as tf_azure
 from gpulint.facts.terraform import databricks as tf_databricks
 from gpulint.facts.terraform import gcp as tf_gcp
+from gpulint.facts.terraform import hints
 from gpulint.model import Resource, Unknown
 from gpulint.terraform.views import ResourceInstance
 
@@ -42,6 +43,8 @@ def build_all(inst: ResourceInstance) -> list[Resource]:
         return []
     built = builder(inst)
     found = built if isinstance(built, list) else [built] if built is not None else []
+    for res in found:
+        hints.apply(res)
     return [res for res in found if is_gpu(res)]
 
 

@@ -24,6 +24,7 @@ from gpulint.facts.terraform.common import (
     shutdown,
     taint_blocks,
 )
+from gpulint.facts.terraform.hints import ami_hint
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import catalog
 from gpulint.terraform.views import ResourceInstance
@@ -49,9 +50,17 @@ def _market_spot(view: Any) -> Any:
 
 def aws_instance(inst: ResourceInstance) -> Resource:
     v = inst.view
-    res = base(inst, "aws", v.get("tags", {}))
-    set_instance(res, "aws", v.get("instance_type"))
-    res.set_fact("capacity", capacity(inst.type == "aws_spot_instance_request" or _market_spot(v)))
+    itype, spot = v.get("instance_type"), _market_spot(v)
+    launched: dict[str, Any] = {}
+    if itype is None and v.blocks("launch_template"):
+        # Launched from a template: its instance type and market options, unless set here.
+        itype, template_spot = _type_from_template(inst)
+        spot = spot if v.first("instance_market_options") is not None else template_spot
+        launched = _launched_tags(template_of(inst))
+    own = v.get("tags", {})
+    res = base(inst, "aws", {**launched, **own} if isinstance(own, dict) else own)
+    set_instance(res, "aws", itype)
+    res.set_fact("capacity", capacity(inst.type == "aws_spot_instance_request" or spot))
     fixed_count(res, 1)
     shutdown(res)
     return res
@@ -83,7 +92,8 @@ def _used_templates(inst: ResourceInstance) -> set[str]:
     """Addresses of the launch templates that an ASG or node group of the module uses."""
     used: set[str] = set()
     for (type_, _), peers in inst.peers.items():
-        if type_ not in {"aws_autoscaling_group", "aws_eks_node_group"}:
+        if type_ not in {"aws_autoscaling_group", "aws_eks_node_group", "aws_instance",
+                         "aws_spot_instance_request"}:
             continue
         for peer in peers:
             refs = [ref for block in _template_blocks(peer.view) for attr in _TEMPLATE_ATTRS
@@ -160,6 +170,7 @@ def aws_eks_node_group(inst: ResourceInstance) -> Resource:
     set_instance(res, "aws", itype)
     ct = v.get("capacity_type", "ON_DEMAND")
     res.set_fact("capacity", capacity(ct if isinstance(ct, Unknown) else str(ct).upper() == "SPOT"))
+    res.gpu_hint = ami_hint(v.get("ami_type"))
     sc = v.first("scaling_config") or EMPTY
     scaling(res, sc.get("min_size", 1), sc.get("max_size", 1), sc.get("desired_size", 1))
     shutdown(res)

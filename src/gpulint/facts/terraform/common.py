@@ -14,6 +14,7 @@ from typing import Any
 
 from gpulint.facts.common import as_int, clean_tags, shutdown_from_tags, workload_from
 from gpulint.facts.model_decl import from_tags
+from gpulint.facts.terraform.hints import pool_hint
 from gpulint.facts.terraform.providers import provider_config
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import catalog
@@ -164,6 +165,7 @@ def node_pool(res: Resource, labels: Any, taints: list[dict[str, Any]],
               implicit: dict[str, Any]) -> None:
     """Labels and taints of a Kubernetes node pool's nodes, for linking pods to it
     (gpulint.linking). `implicit` are the labels the cloud sets on every node of the pool."""
+    res.gpu_hint = res.gpu_hint or pool_hint(labels, taints)
     known = {k: str(v) for k, v in implicit.items() if isinstance(v, (str, int))}
     res.facts["node.labels"] = {**known, **{k: str(v) for k, v in clean_tags(labels).items()}}
     res.facts["node.taints"] = taints

@@ -80,6 +80,13 @@ def _expand(address: str, input_name: str, type_: str, path: str, line: int, gro
             for key, group in listed]
 
 
+def _taints(taints: Any) -> list[Any]:
+    """The EKS module's taints: a map of {key, value, effect} (v20), or a list before it."""
+    listed = list(taints.values()) if isinstance(taints, dict) else \
+        taints if isinstance(taints, list) else []
+    return [t for t in listed if isinstance(t, dict)]
+
+
 # terraform-aws-modules/eks v20: min 1, max 3, desired 1; EKS itself defaults to t3.medium
 # on demand when instance_types and capacity_type are not given.
 def eks(address: str, path: str, line: int, inputs: dict[str, Any],
@@ -95,6 +102,8 @@ def eks(address: str, path: str, line: int, inputs: dict[str, Any],
                                 "desired_size": _pick(group, defaults, "desired_size", 1)}],
             # A group's own labels/tags replace the defaults' (the module uses try(), not merge).
             "labels": _pick(group, defaults, "labels", {}),
+            "taint": _taints(_pick(group, defaults, "taints", {})),
+            "ami_type": _pick(group, defaults, "ami_type", None),
             "tags": _merge(inputs.get("tags"), _pick(group, defaults, "tags", {})),
         }
 
