@@ -39,6 +39,7 @@ def build_facts(loaded: Loaded, settings: Settings) -> Built:
 
     out = Built()
     _plans(loaded, settings, out)
+    _terraform_helm(loaded, out)
     _kubernetes(loaded.kubernetes, out)
     _terraform(loaded, out)
     link(out.resources, loaded.kubernetes, out.called_from)
@@ -95,6 +96,37 @@ def _terraform(loaded: Loaded, out: Built) -> None:
                 out.called_from[id(res)] = inst.call_paths
             # Module-call node groups have no block of their own: their span is the call line.
             _add(out, res, getattr(inst.view.block, "end_line", None) or res.line)
+
+
+def _terraform_helm(loaded: Loaded, out: Built) -> None:
+    """Helm values written in Terraform become the objects the values reader finds in them;
+    values files a release reads are not read again on their own."""
+    import os
+
+    from gpulint.facts.terraform import helm_releases, helm_tf
+
+    if loaded.terraform is None:
+        return
+    files = loaded.terraform.files
+
+    def read(path: str) -> str | None:
+        text = files.read(os.path.abspath(path)) if files is not None else None
+        return text if isinstance(text, str) else None
+
+    found = helm_releases.releases(loaded.terraform, read)
+    consumed = helm_releases.consumed_files(found)
+    if consumed:
+        loaded.kubernetes[:] = [o for o in loaded.kubernetes
+                                if os.path.realpath(o.path) not in consumed]
+        loaded.diagnostics[:] = [d for d in loaded.diagnostics
+                                 if not (d.path and os.path.realpath(d.path) in consumed
+                                         and "from Helm values" in d.message)]
+    for release in found:
+        objects, diags, res = helm_tf.read(release, read)
+        loaded.kubernetes.extend(objects)
+        out.diagnostics.extend(diags)
+        if res is not None:
+            _add(out, res, res.line)
 
 
 def _terraform_kubernetes(loaded: Loaded, instances: list[Any], out: Built) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from gpulint.load import helm, helmfile, kustomize, terraform_values, values_tree
+from gpulint.load import helm, helmfile, kustomize, values_tree
 from gpulint.load import values as values_reader
 from gpulint.load.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
 from gpulint.load.source import templated_line
@@ -148,9 +148,9 @@ def _from_values(values: Values, release: str, namespace: str | None, path: str,
                  plan: TemplatePlan, under: tuple[str, ...] = ()) -> None:
     objects = values_reader.read(values, release, namespace, under)
     plan.objects.extend(objects)
-    found = values_reader.count(objects)
-    plan.diagnostics.append(Diagnostic(path, None, f"{why}; read {found} GPU request"
-                                       f"{'' if found == 1 else 's'} from its values", "info"))
+    plan.diagnostics.append(Diagnostic(path, None, f"{why}; read "
+                                       f"{values_reader.describe(objects)} from its values",
+                                       "info"))
 
 
 _KIND = re.compile(r"^kind:[ \t]*[\"']?([\w.-]+)", re.MULTILINE)
@@ -326,14 +326,12 @@ def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
             if isinstance(tree, dict) and not is_manifest(tree):
                 values_tree.add(values, path, tree, lines)
         objects = values_reader.read(values, _release_label(path)) if values.tree else []
-        found = values_reader.count(objects)
         if not looks_like_kubernetes(text):  # else the manifest parser reports the problem
             out.diagnostics.extend(diags)
         if objects:
             out.objects.extend(objects)
-            out.diagnostics.append(Diagnostic(path, None, f"read {found} GPU request"
-                                                f"{'' if found == 1 else 's'} from Helm "
-                                                "values (not rendered)", "info"))
+            out.diagnostics.append(Diagnostic(path, None, f"read {values_reader.describe(objects)}"
+                                              " from Helm values (not rendered)", "info"))
 
 
 def _release_label(path: str) -> str:
@@ -375,10 +373,5 @@ def plan(files: list[SourceFile], helm_values: list[str],
     _kustomizations([r for r in kusts if not any(_under(r, c) for c in charts)], paths, out,
                     read, cache)
     _standalone_values(paths, out.skip, out, read)
-    for path in paths:
-        if path.endswith(".tf"):
-            objects, diags = terraform_values.read(path, read(path) or "")
-            out.objects.extend(objects)
-            out.diagnostics.extend(diags)
     out.skip.update(p for p in paths if os.path.abspath(p) in out.skip)
     return out

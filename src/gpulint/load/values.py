@@ -15,7 +15,12 @@ and prices apply:
 - JupyterHub `singleuser.profileList[]` (and `profile_options` choices) whose
   `kubespawner_override.extra_resource_limits` name an accelerator, and `singleuser.extraResource`:
   one notebook server per user; the chart's idle culler (`cull.enabled`, on by default) is the
-  shutdown schedule.
+  shutdown schedule;
+- Karpenter NodePools written as chart values: a mapping with `nodePool.requirements` (the
+  `karpenter-resources` chart of the EKS data add-ons: `name`, `nodePool.labels`, `taints`,
+  `requirements`, `limits`), rendered by that chart as a `karpenter.sh/v1` NodePool;
+- whole manifests embedded in values (the `raw` chart's `resources:`, `extraObjects:`): read as
+  the objects they are.
 
 Objects carry an address `HelmValues/<release>/<path>` and are reported at the line that set them.
 """
@@ -25,12 +30,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gpulint.load.kubernetes import K8sObject
+from gpulint.load.kubernetes import K8sObject, is_manifest
 from gpulint.load.values_tree import Path, Values
 
 VALUES_TYPE = "HelmValues"
 # Cheap test before parsing: text that may ask for an accelerator.
-MARKERS = ("nvidia.com/", "amd.com/gpu", "google.com/tpu", "aws.amazon.com/neuron", "requestGPU")
+MARKERS = ("nvidia.com/", "amd.com/gpu", "google.com/tpu", "aws.amazon.com/neuron", "requestGPU",
+           "nodePool:", "kind: NodePool")
 _ACCELERATOR = re.compile(r"^(nvidia\.com/(gpu(\.shared)?|mig-\d+g\.\d+gb)|amd\.com/gpu|"
                           r"google\.com/tpu|aws\.amazon\.com/neuron(device|core)?)$")
 _POD_KEYS = ("nodeSelector", "tolerations", "affinity")
@@ -213,6 +219,27 @@ class _Reader:
             labels["gpulint.dev/idle-shutdown"] = f"jupyterhub-idle-culler-{timeout}s"
         self._emit(path, "Notebook", "kubeflow.org/v1", {"template": {"spec": pod}}, labels)
 
+    def node_pool(self, path: Path, node: dict[str, Any]) -> None:
+        """The karpenter-resources chart: one NodePool named `name`, its node class alike."""
+        pool: dict[str, Any] = node["nodePool"]
+        name = str(node.get("name") or self.release)
+        labels: dict[str, Any] = {"NodePool": name, "NodeGroupType": name}
+        given = pool.get("labels")
+        for item in given if isinstance(given, list) else [given]:  # the chart takes both
+            labels.update(item if isinstance(item, dict) else {})
+        template = {"metadata": {"labels": labels}, "spec": {
+            "nodeClassRef": {"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": name},
+            "requirements": pool["requirements"],
+            "taints": pool.get("taints") if isinstance(pool.get("taints"), list) else []}}
+        spec: dict[str, Any] = {"template": template}
+        for key in ("limits", "disruption", "weight"):
+            if pool.get(key) is not None:
+                spec[key] = pool[key]
+        file, line = self.values.locate((*path, "nodePool"))
+        doc = {"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": {"name": name},
+               "spec": spec}
+        self.objects.append(K8sObject(file, line, doc))
+
     def walk(self, node: Any, path: Path) -> None:
         if isinstance(node, list):
             for i, item in enumerate(node):
@@ -220,6 +247,13 @@ class _Reader:
             return
         if not isinstance(node, dict):
             return
+        if path and is_manifest(node):  # a whole object in the values: the chart emits it
+            self.objects.append(K8sObject(*self.values.locate(path), node))
+            return
+        pool = node.get("nodePool")
+        if isinstance(pool, dict) and isinstance(pool.get("requirements"), list) \
+                and pool.get("enabled") is not False:
+            self.node_pool(path, node)
         if len(path) >= 2 and path[-3:-1] == ("servingEngineSpec", "modelSpec"):
             self.vllm_stack(path, node)
             return
@@ -256,3 +290,16 @@ def read(values: Values, release: str, namespace: str | None = None,
 def count(objects: list[K8sObject]) -> int:
     """GPU requests among the objects (not the autoscalers that go with them)."""
     return sum(1 for o in objects if o.type == VALUES_TYPE)
+
+
+def describe(objects: list[K8sObject]) -> str:
+    """`2 GPU requests`, `1 GPU request and 1 NodePool`: what values were read as."""
+    n = count(objects)
+    out = f"{n} GPU request{'' if n == 1 else 's'}"
+    kinds: dict[str, int] = {}
+    for o in objects:
+        if o.type != VALUES_TYPE and o.doc.get("kind") != "HorizontalPodAutoscaler":
+            kinds[str(o.doc.get("kind"))] = kinds.get(str(o.doc.get("kind")), 0) + 1
+    parts = [out] if n or not kinds else []
+    parts += [f"{k} {kind}{'' if k == 1 else 's'}" for kind, k in sorted(kinds.items())]
+    return ", ".join(parts)
