@@ -143,5 +143,5 @@ def as_int(value: Any) -> Any:
         return value
     try:
         return int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: infinity
         return Unknown(f"{value!r} is not a whole number")
