@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from gpulint.model import Unknown
-from gpulint.terraform.functions import FUNCTIONS, FunctionError
+from gpulint.terraform import bounds
+from gpulint.terraform.functions import FUNCTIONS
 from gpulint.terraform.reading import FILE_FUNCTIONS
 from gpulint.terraform.syntax import (
     BinOp,
@@ -30,6 +31,7 @@ from gpulint.terraform.syntax import (
     Unsupported,
     Var,
 )
+from gpulint.terraform.text_functions import FunctionError
 
 Resolver = Callable[[str], Any]  # root name -> value (may be Unknown)
 
@@ -74,37 +76,49 @@ def first_unknown(values: Any) -> Unknown | None:
 
 
 def evaluate(expr: Expr, scope: Scope) -> Any:
+    """The value of `expr`, an Unknown with the reason when it cannot be known or is beyond
+    gpulint's bounds. A call from outside evaluation gets a fresh work budget."""
+    def run() -> Any:
+        try:
+            return _eval(expr, scope)
+        except bounds.LimitExceeded as e:
+            return Unknown(str(e))
+    return bounds.evaluation(run)
+
+
+def _eval(expr: Expr, scope: Scope) -> Any:
     if isinstance(expr, Literal):
-        return expr.value
+        return bounds.check(expr.value)
     if isinstance(expr, Template):
         out = []
         size = 0
         for part in expr.parts:
-            v = part if isinstance(part, str) else evaluate(part, scope)
+            v = part if isinstance(part, str) else _eval(part, scope)
             if isinstance(v, Unknown):
                 return v
             out.append(_to_string(v))
             size += len(out[-1])
             if size > MAX_STRING:  # "${x}${x}" doubled forty times would fill the memory
                 return Unknown(f"string longer than {MAX_STRING:,} characters")
+        bounds.charge(1 + size // 64)
         return "".join(out)
     if isinstance(expr, Var):
         return scope.lookup(expr.name)
     if isinstance(expr, GetAttr):
-        return get_attr(evaluate(expr.target, scope), expr.name, expr)
+        return get_attr(_eval(expr.target, scope), expr.name, expr)
     if isinstance(expr, Index):
-        return index(evaluate(expr.target, scope), evaluate(expr.key, scope))
+        return index(_eval(expr.target, scope), _eval(expr.key, scope))
     if isinstance(expr, Splat):
         return _splat(expr, scope)
     if isinstance(expr, Conditional):
-        cond = evaluate(expr.cond, scope)
+        cond = _eval(expr.cond, scope)
         if isinstance(cond, Unknown):
             return cond
-        return evaluate(expr.then if _truthy(cond) else expr.other, scope)
+        return _eval(expr.then if _truthy(cond) else expr.other, scope)
     if isinstance(expr, BinOp):
         return _binop(expr, scope)
     if isinstance(expr, UnaryOp):
-        v = evaluate(expr.operand, scope)
+        v = _eval(expr.operand, scope)
         if isinstance(v, Unknown):
             return v
         if expr.op == "!":
@@ -112,14 +126,14 @@ def evaluate(expr: Expr, scope: Scope) -> Any:
         n = _number(v)
         return n if isinstance(n, Unknown) else -n
     if isinstance(expr, TupleExpr):
-        return [evaluate(i, scope) for i in expr.items]
+        return [_eval(i, scope) for i in expr.items]
     if isinstance(expr, ObjectExpr):
         obj: dict[str, Any] = {}
         for k, v in expr.items:
-            key = evaluate(k, scope)
+            key = _eval(k, scope)
             if isinstance(key, Unknown):
                 return key
-            obj[_to_string(key)] = evaluate(v, scope)
+            obj[_to_string(key)] = _eval(v, scope)
         return obj
     if isinstance(expr, ForExpr):
         return _for(expr, scope)
@@ -157,14 +171,14 @@ def index(value: Any, key: Any) -> Any:
 
 
 def _splat(expr: Splat, scope: Scope) -> Any:
-    target = evaluate(expr.target, scope)
+    target = _eval(expr.target, scope)
     if isinstance(target, Unknown):
         return target
     items = target if isinstance(target, list) else ([] if target is None else [target])
     out = []
     for item in items:
         for kind, step in expr.steps:
-            item = get_attr(item, step) if kind == "attr" else index(item, evaluate(step, scope))
+            item = get_attr(item, step) if kind == "attr" else index(item, _eval(step, scope))
         out.append(item)
     return out
 
@@ -179,15 +193,9 @@ def _number(v: Any) -> Any:
     if isinstance(v, bool):
         return Unknown("a bool is not a number")
     if isinstance(v, (int, float)):
-        return v
+        return bounds.check(v)
     if isinstance(v, str):
-        try:
-            return int(v)
-        except ValueError:
-            try:
-                return float(v)
-            except ValueError:
-                return Unknown(f"{v!r} is not a number")
+        return bounds.parse_number(v)
     return Unknown(f"{type(v).__name__} is not a number")
 
 
@@ -203,13 +211,13 @@ def _to_string(v: Any) -> str:
 
 def _binop(expr: BinOp, scope: Scope) -> Any:
     op = expr.op
-    left = evaluate(expr.left, scope)
+    left = _eval(expr.left, scope)
     # Terraform evaluates both sides, but a known short-circuit answer is still the answer.
     if op == "&&" and not isinstance(left, Unknown) and not _truthy(left):
         return False
     if op == "||" and not isinstance(left, Unknown) and _truthy(left):
         return True
-    right = evaluate(expr.right, scope)
+    right = _eval(expr.right, scope)
     unknown = first_unknown((left, right))
     if unknown:
         return unknown
@@ -225,6 +233,9 @@ def _binop(expr: BinOp, scope: Scope) -> Any:
     unknown = first_unknown((a, b))
     if unknown:
         return unknown
+    if op == "*" and isinstance(a, int) and isinstance(b, int) \
+            and a.bit_length() + b.bit_length() > bounds.MAX_INT_BITS:
+        return Unknown(f"product of more than {bounds.MAX_INT_BITS:,} bits (gpulint's limit)")
     try:
         result = {
             "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
@@ -233,6 +244,9 @@ def _binop(expr: BinOp, scope: Scope) -> Any:
         }[op]()
     except ZeroDivisionError:
         return Unknown("division by zero")
+    except OverflowError:
+        return Unknown(f"the result of {op} is too large to be a number")
+    result = bounds.check(result)
     if isinstance(result, float) and result.is_integer() and op != "/":
         return int(result)
     return result
@@ -241,7 +255,7 @@ def _binop(expr: BinOp, scope: Scope) -> Any:
 # Iterations all for-expressions nested in one outermost for may run: `[for i in range(1e5) :
 # [for j in range(1e5) : j]]` would otherwise build ten billion values.
 MAX_FOR_ITERATIONS = 100_000
-MAX_STRING = 1_000_000
+MAX_STRING = bounds.MAX_STRING
 _for_work = {"depth": 0, "iterations": 0}
 
 
@@ -256,7 +270,7 @@ def _for(expr: ForExpr, scope: Scope) -> Any:
 
 
 def _for_body(expr: ForExpr, scope: Scope) -> Any:
-    coll = evaluate(expr.collection, scope)
+    coll = _eval(expr.collection, scope)
     if isinstance(coll, Unknown):
         return coll
     if isinstance(coll, dict):
@@ -268,6 +282,7 @@ def _for_body(expr: ForExpr, scope: Scope) -> Any:
     tuple_out: list[Any] = []
     obj_out: dict[str, Any] = {}
     for k, v in pairs:
+        bounds.charge(1)
         _for_work["iterations"] += 1
         if _for_work["iterations"] > MAX_FOR_ITERATIONS:
             return Unknown(f"for expressions iterate more than {MAX_FOR_ITERATIONS:,} times "
@@ -277,16 +292,16 @@ def _for_body(expr: ForExpr, scope: Scope) -> Any:
             names[expr.key_var] = k
         inner = scope.child(**names)
         if expr.cond is not None:
-            c = evaluate(expr.cond, inner)
+            c = _eval(expr.cond, inner)
             if isinstance(c, Unknown):
                 return c
             if not _truthy(c):
                 continue
-        value = evaluate(expr.value, inner)
+        value = _eval(expr.value, inner)
         if expr.key is None:
             tuple_out.append(value)
             continue
-        key = evaluate(expr.key, inner)
+        key = _eval(expr.key, inner)
         if isinstance(key, Unknown):
             return key
         key = _to_string(key)
@@ -309,8 +324,8 @@ def _call(expr: Call, scope: Scope) -> Any:
     if fn is None and name not in FILE_FUNCTIONS:
         return Unknown(f"function {name}() is not evaluated by gpulint")
     if name in {"try", "can"} and fn is not None:
-        return fn([lambda e=a: evaluate(e, scope) for a in expr.args])
-    args = [evaluate(a, scope) for a in expr.args]
+        return fn([lambda e=a: _attempt(e, scope) for a in expr.args])
+    args = [_eval(a, scope) for a in expr.args]
     if fn is None:  # a function that reads files, through the scope's file access
         unknown = first_unknown(args)
         return unknown if unknown else FILE_FUNCTIONS[name](args, scope)
@@ -324,8 +339,22 @@ def _call(expr: Call, scope: Scope) -> Any:
         if unknown:
             return unknown
     try:
-        return fn(args)
-    except FunctionError as e:
+        bounds.charge(sum(bounds.cost(a) for a in args))
+        result = fn(args)
+        bounds.charge(bounds.cost(result))
+    except (FunctionError, bounds.LimitExceeded) as e:
         return Unknown(f"{name}(): {e}")
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as e:
         return Unknown(f"{name}() could not be evaluated: {e}")
+    return bounds.check(result)
+
+
+def _attempt(expr: Expr, scope: Scope) -> Any:
+    """An argument of try() or can(): an error in it is an Unknown, unless the work budget is
+    spent (then the whole evaluation stops)."""
+    try:
+        return _eval(expr, scope)
+    except bounds.LimitExceeded as e:
+        if bounds.exhausted():
+            raise
+        return Unknown(str(e))

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 
 from gpulint.model import Unknown
+from gpulint.terraform import bounds
 from gpulint.terraform.files import yaml_decode
-
-
-class FunctionError(Exception):
-    pass
+from gpulint.terraform.text_functions import (
+    FunctionError,
+    format_,
+    join,
+    regex_,
+    replace,
+)
+from gpulint.terraform.text_functions import to_str as _str
 
 
 def _unknown_in(values: Any) -> Unknown | None:
@@ -25,16 +29,6 @@ def _unknown_in(values: Any) -> Unknown | None:
         if isinstance(v, Unknown):
             return v
     return None
-
-
-def _str(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    if isinstance(v, (dict, list)):
-        raise FunctionError("expected a string")
-    return "" if v is None else str(v)
 
 
 def _try(thunks: list[Callable[[], Any]]) -> Any:
@@ -97,6 +91,7 @@ def _concat(args: list[Any]) -> Any:
     for a in args:
         if isinstance(a, Unknown):
             return a
+        bounds.need(len(out) + len(a), "list")
         out.extend(a)
     return out
 
@@ -114,6 +109,29 @@ _values = _on_known(lambda v: [v[k] for k in sorted(v.keys())])
 _tolist = _on_known(list)
 
 
+def _unique(items: list[Any]) -> list[Any]:
+    """`items` without repeats, in first-seen order: by hash for scalars, so 100,000 numbers
+    take linear time; pairwise only for a short list of collections."""
+    if all(isinstance(i, (str, int, float, type(None))) for i in items):
+        seen: set[tuple[bool, Any]] = set()
+        out = []
+        for item in items:
+            key = (isinstance(item, bool), item)
+            if key not in seen:
+                seen.add(key)
+                out.append(item)
+        return out
+    if len(items) > 1_000:
+        raise FunctionError(f"{len(items):,} collections to compare pairwise (gpulint's limit "
+                            "is 1,000)")
+    bounds.charge(len(items) ** 2 // 2)
+    unique: list[Any] = []
+    for item in items:
+        if item not in unique:
+            unique.append(item)
+    return unique
+
+
 def _toset(args: list[Any]) -> Any:
     v = args[0]
     if isinstance(v, Unknown):
@@ -121,10 +139,7 @@ def _toset(args: list[Any]) -> Any:
     unknown = _unknown_in(v)
     if unknown:
         return unknown
-    out: list[Any] = []
-    for item in v:
-        if item not in out:
-            out.append(item)
+    out = _unique(list(v))
     return sorted(out, key=lambda x: _str(x)) if all(isinstance(i, str) for i in out) else out
 
 
@@ -160,7 +175,6 @@ def _contains(args: list[Any]) -> Any:
 
 # Hostile input must not make one call build a huge value (docs/performance.md).
 MAX_RANGE = 100_000
-MAX_FORMAT_WIDTH = 10_000
 
 
 def _range(args: list[Any]) -> list[int]:
@@ -168,42 +182,6 @@ def _range(args: list[Any]) -> list[int]:
     if len(r) > MAX_RANGE:
         raise FunctionError(f"{len(r):,} elements exceed gpulint's limit of {MAX_RANGE:,}")
     return list(r)
-
-
-def _format(args: list[Any]) -> Any:
-    spec, rest = _str(args[0]), list(args[1:])
-
-    def repl(m: re.Match[str]) -> str:
-        if m.group(0) == "%%":
-            return "%"
-        width = re.match(r"[-+ 0#]?(\d*)", m.group(1))
-        if width and width.group(1) and int(width.group(1)) > MAX_FORMAT_WIDTH:
-            raise FunctionError(f"width {width.group(1)} exceeds gpulint's limit")
-        if not rest:
-            raise FunctionError("not enough arguments for format string")
-        value = rest.pop(0)
-        verb = m.group(2)
-        if verb == "d":
-            return f"%{m.group(1)}d" % int(value)
-        if verb in "fFeEgG":
-            return f"%{m.group(1)}{verb}" % float(value)
-        if verb == "q":
-            return json.dumps(_str(value))
-        if verb in "vs":
-            return f"%{m.group(1)}s" % _str(value) if m.group(1) else _str(value)
-        if verb == "t":
-            return _str(bool(value))
-        return _str(value)
-
-    return re.sub(r"%%|%([-+ 0#]?\d*(?:\.\d+)?)([a-zA-Z])", repl, spec)
-
-
-def _replace(args: list[Any]) -> Any:
-    s, old, new = (_str(a) for a in args)
-    if len(old) > 1 and old.startswith("/") and old.endswith("/"):
-        # Terraform regex syntax uses $1 for groups; Python uses \1.
-        return re.sub(old[1:-1], re.sub(r"\$(\d+)", r"\\\1", new), s)
-    return s.replace(old, new)
 
 
 def _flatten(args: list[Any]) -> Any:
@@ -214,10 +192,12 @@ def _flatten(args: list[Any]) -> Any:
 
     def walk(items: list[Any]) -> None:
         for item in items:
+            bounds.charge(1)  # nested lists may share one list many times over
             if isinstance(item, list):
                 walk(item)
             else:
                 out.append(item)
+                bounds.need(len(out), "list")
 
     walk(v)
     return out
@@ -247,8 +227,11 @@ def _jsonencode(args: list[Any]) -> Any:
             return _unknown_in(has_unknown(i) for i in x)
         return None
 
+    bounds.need(bounds.deep_size(v, bounds.MAX_STRING), "string")  # before walking it all
     unknown = has_unknown(v)
-    return unknown if unknown else json.dumps(v, separators=(",", ":"), sort_keys=True)
+    if unknown:
+        return unknown
+    return json.dumps(v, separators=(",", ":"), sort_keys=True)
 
 
 def _zipmap(args: list[Any]) -> Any:
@@ -277,13 +260,7 @@ def _compact(args: list[Any]) -> Any:
 
 def _distinct(args: list[Any]) -> Any:
     v = args[0]
-    if isinstance(v, Unknown):
-        return v
-    out: list[Any] = []
-    for x in v:
-        if x not in out:
-            out.append(x)
-    return out
+    return v if isinstance(v, Unknown) else _unique(list(v))
 
 
 FUNCTIONS: dict[str, Callable[[Any], Any]] = {
@@ -293,7 +270,7 @@ FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "lookup": _lookup,
     "coalesce": _coalesce,
     "concat": _concat,
-    "format": _format,
+    "format": format_,
     "element": _element,
     "length": _length,
     "keys": _keys,
@@ -305,7 +282,7 @@ FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "lower": lambda a: _str(a[0]).lower(),
     "title": lambda a: _str(a[0]).title(),
     "trimspace": lambda a: _str(a[0]).strip(),
-    "replace": _replace,
+    "replace": replace,
     "contains": _contains,
     "max": _minmax(max),
     "min": _minmax(min),
@@ -313,9 +290,10 @@ FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "ceil": lambda a: math.ceil(float(a[0])),
     "floor": lambda a: math.floor(float(a[0])),
     "tostring": lambda a: _str(a[0]),
-    "tonumber": lambda a: float(a[0]) if "." in _str(a[0]) else int(a[0]),
+    "tonumber": lambda a: a[0] if isinstance(a[0], (int, float)) \
+    and not isinstance(a[0], bool) else bounds.parse_number(_str(a[0])),
     "tobool": lambda a: a[0] if isinstance(a[0], bool) else _str(a[0]) == "true",
-    "join": lambda a: _str(a[0]).join(_str(x) for x in a[1]),
+    "join": join,
     "split": lambda a: _str(a[1]).split(_str(a[0])),
     "substr": lambda a: _str(a[0])[int(a[1]):(None if int(a[2]) < 0 else int(a[1]) + int(a[2]))],
     "startswith": lambda a: _str(a[0]).startswith(_str(a[1])),
@@ -329,23 +307,12 @@ FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "jsondecode": lambda a: _jsondecode(a),
     "yamldecode": lambda a: yaml_decode(_str(a[0])),
     "yamlencode": lambda a: _yamlencode(a),
-    "formatlist": lambda a: [_format([a[0], *row]) for row in zip(*a[1:], strict=False)],
+    "formatlist": lambda a: [format_([a[0], *row]) for row in zip(*a[1:], strict=False)],
     "range": lambda a: _range(a),
     "sum": lambda a: sum(a[0]),
-    "regex": lambda a: _regex(a),
-    "can_regex": lambda a: re.search(_str(a[0]), _str(a[1])) is not None,
+    "regex": regex_,
+
 }
-
-
-def _regex(args: list[Any]) -> Any:
-    m = re.search(_str(args[0]), _str(args[1]))
-    if not m:
-        raise FunctionError("pattern did not match")
-    if m.groupdict():
-        return m.groupdict()
-    if m.groups():
-        return list(m.groups())
-    return m.group(0)
 
 
 def _jsondecode(args: list[Any]) -> Any:

@@ -8,6 +8,7 @@ its raw Lark tree instead (every node carries its line) and keep expressions as 
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -211,12 +212,21 @@ def _heredoc(token: Any, trim: bool) -> Expr:
     return body(parse_tree(f"x = {json.dumps(text)}\n")).attributes["x"].expr
 
 
+def _int(text: str) -> int | float:
+    """An integer literal; one past Python's 4,300-digit conversion limit is infinite (and
+    so unknown when evaluated), not a parse error that loses the file."""
+    try:
+        return int(text)
+    except ValueError:
+        return math.inf
+
+
 def expression(node: Tree[Any] | Token) -> Expr:
     if Tree is None:
         _import_lark()
     if isinstance(node, Token):
         if node.type == "INT_LITERAL":
-            return Literal(int(node))
+            return Literal(_int(str(node)))
         if node.type == "FLOAT_LITERAL":
             return Literal(float(node))
         return Literal(str(node))
@@ -226,7 +236,7 @@ def expression(node: Tree[Any] | Token) -> Expr:
         sig = _significant(kids)
         return expression(sig[0])
     if kind == "int_lit":
-        return Literal(int(str(kids[0])))
+        return Literal(_int(str(kids[0])))
     if kind == "float_lit":
         return Literal(float(str(kids[0])))
     if kind == "literal_value":
