@@ -40,3 +40,12 @@ def path_match(pattern: str, path: str) -> bool:
 
 def excluded(path: str, patterns: Iterable[str]) -> bool:
     return any(path_match(p, path) for p in patterns)
+
+
+def anchor(pattern: str, base: str) -> str:
+    """An exclusion pattern as an absolute path glob. A bare name (no `/`) matches that name
+    anywhere, as ruff's exclude does (`vendor` excludes every directory named vendor); a
+    pattern with a `/` is relative to ``base``."""
+    if "/" not in pattern and os.sep not in pattern:
+        return "*/" + pattern
+    return os.path.normpath(os.path.join(base, pattern))

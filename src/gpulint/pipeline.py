@@ -55,7 +55,7 @@ def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -
             len(found.files), built.resources, outcome.findings, outcome.not_evaluated,
             [*loaded.diagnostics, *built.diagnostics, *problems, *outcome.diagnostics],
             built.notes, settings, outcome.suppressed)
-        return _scoped(result, found.scope, built)
+        return _not_excluded(_scoped(result, found.scope, built), settings.scan.exclude)
 
 
 def _configured(rules: list[Rule], settings: Settings
@@ -90,6 +90,24 @@ def _scoped(result: ScanResult, scope: ReportScope, built: Built) -> ScanResult:
                             if d.path.startswith("<") or scope.covers(d.path)),
                            key=lambda d: (d.path, d.line or 0, d.message)),
         module_notes=[n for n in result.module_notes if scope.covers(n.path)])
+
+
+def _not_excluded(result: ScanResult, exclude: tuple[str, ...]) -> ScanResult:
+    """Findings, unevaluated items and diagnostics located in an excluded file are dropped even
+    when the file was read as a module a scanned file calls; its resources still count in the
+    cost (they are deployed)."""
+    if not exclude:
+        return result
+    from gpulint.globs import excluded
+
+    def kept(path: str) -> bool:
+        return path.startswith("<") or not excluded(path, exclude)
+
+    return replace(
+        result, findings=[f for f in result.findings if kept(f.path)],
+        not_evaluated=[n for n in result.not_evaluated if kept(n.path)],
+        suppressed=[(f, s) for f, s in result.suppressed if kept(f.path)],
+        diagnostics=[d for d in result.diagnostics if kept(d.path)])
 
 
 __all__ = ["ScanResult", "run"]

@@ -61,7 +61,8 @@ def scan_flags(func: F) -> F:
                      help="Do not read or write the parse cache ($GPULINT_CACHE_DIR, "
                           "$XDG_CACHE_HOME/gpulint or ~/.cache/gpulint)."),
         click.option("--exclude", multiple=True, metavar="GLOB",
-                     help="Do not scan paths matching this glob (repeatable)."),
+                     help="Do not scan or report paths matching this glob; a bare name "
+                          "(vendor) matches at any depth (repeatable)."),
         click.option("--helm-values", "helm_values", multiple=True,
                      type=click.Path(exists=True, dir_okay=False),
                      help="Values file for `helm template` when a scanned directory is a Helm "

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint import providers
+from gpulint import globs, providers
 from gpulint.config.load import Config, ConfigError, display
 from gpulint.config.sizing import SizingSettings
 from gpulint.config.tags import TagSettings
@@ -129,8 +129,9 @@ def build(config: Config | None, flags: Flags) -> Settings:
         (lambda key: [config.relative(p) for p in d.get(key, ())]) if config is not None \
         else (lambda key: [])
     cwd = os.getcwd()
-    exclude = [os.path.normpath(os.path.join(cwd, g)) for g in flags.exclude] \
-        if flags.exclude else file_paths("exclude")
+    exclude = [globs.anchor(g, cwd) for g in flags.exclude] if flags.exclude else \
+        [globs.anchor(os.path.expanduser(g), config.base_dir) for g in d.get("exclude", ())] \
+        if config is not None else []
     scan = ScanSettings(
         inputs=flags.inputs,
         max_file_bytes=(flags.max_file_kib * 1024 if flags.max_file_kib is not None
