@@ -363,3 +363,47 @@ def test_model_declaration_with_parallelism(repo: Path) -> None:
         "models:\n  - address: aws_instance.train\n    model: m/x-7b\n    tensor_parallel: 0\n")
     result = _invoke("scan", "infra")
     assert result.exit_code == 2 and "models[0].tensor_parallel" in result.stderr
+
+
+# --- terraform.var_files ------------------------------------------------------------------------
+
+_PLATFORM = ('variable "gpu_type" {}\n'
+             'resource "aws_instance" "gpu" {\n  instance_type = var.gpu_type\n}\n')
+
+
+def _platform(repo: Path, *envs: str) -> None:
+    for env in envs:
+        (repo / "envs" / env).mkdir(parents=True)
+        (repo / "envs" / env / "main.tf").write_text(_PLATFORM)
+        (repo / "envs" / env / "platform.tfvars").write_text(f'gpu_type = "g6e.{env}"\n')
+
+
+def test_unloaded_var_file_is_named_with_its_flag(repo: Path) -> None:
+    _platform(repo, "xlarge")
+    result = _invoke("scan", "envs", "--fail-on", "never")
+    assert "variable gpu_type has no default and no value was given" in result.stdout
+    assert "fix: pass --var-file envs/xlarge/platform.tfvars" in result.stdout
+    _, report = _json_scan("envs", "--fail-on", "never")
+    reasons = [u["reason"] for r in report["resources"] for u in r["unknowns"]]
+    assert any("set by platform.tfvars (not auto-loaded): pass --var-file "
+               "envs/xlarge/platform.tfvars" in r for r in reasons), reasons
+
+
+def test_var_files_per_directory_from_the_configuration(repo: Path) -> None:
+    _platform(repo, "xlarge", "2xlarge")
+    (repo / "envs" / "2xlarge" / "override.tfvars").write_text('gpu_type = "g6e.4xlarge"\n')
+    (repo / ".gpulint.yaml").write_text(
+        "terraform:\n  var_files:\n    envs/*: [platform.tfvars]\n"
+        "    envs/2xlarge: [override.tfvars, missing.tfvars]\n")
+    result = _invoke("scan", "envs", "--format", "json", "--fail-on", "never")
+    report = json.loads(result.stdout)
+    types = {r["path"]: r["instance_type"] for r in report["resources"]}
+    # Every matching entry applies, in the file's order: the later file wins.
+    assert types == {"envs/xlarge/main.tf": "g6e.xlarge",
+                     "envs/2xlarge/main.tf": "g6e.4xlarge"}
+    assert [d["message"] for d in report["diagnostics"]] == \
+        ["var file missing.tfvars (configuration terraform.var_files) does not exist here"]
+    # --var still wins over the configured files.
+    _, report = _json_scan("envs", "--fail-on", "never", "--var", "gpu_type=g6e.2xlarge")
+    assert {r["instance_type"] for r in report["resources"]} == {"g6e.2xlarge"}
+    assert config.validate({"terraform": {"var_files": {"x": "a.tfvars"}}})

@@ -8,6 +8,7 @@ file's list would have been the flag's default); `Flags` holds None or () for a 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import os
 from collections.abc import Callable, Mapping
@@ -133,7 +134,7 @@ def build(config: Config | None, flags: Flags) -> Settings:
         [globs.anchor(os.path.expanduser(g), config.base_dir) for g in d.get("exclude", ())] \
         if config is not None else []
     scan = ScanSettings(
-        inputs=flags.inputs,
+        inputs=_with_dir_var_files(config, flags.inputs),
         max_file_bytes=(flags.max_file_kib * 1024 if flags.max_file_kib is not None
                         else DEFAULT_MAX_FILE_BYTES),
         helm_values=flags.helm_values, exclude=tuple(exclude),
@@ -161,6 +162,18 @@ def build(config: Config | None, flags: Flags) -> Settings:
         else _float_or_none(thresholds.get("max_increase_usd")),
         catalog_file=flags.catalog_file,
         catalog_max_age_days=d.get("catalog", {}).get("max_age_days"), source=config)
+
+
+def _with_dir_var_files(config: Config | None, inputs: Inputs) -> Inputs:
+    """The configuration's terraform.var_files: directory (relative to the file, wildcards
+    allowed) → var files relative to that directory."""
+    section = config.data.get("terraform", {}) if config is not None else {}
+    by_dir = section.get("var_files", {}) if isinstance(section, dict) else {}
+    if not by_dir:
+        return inputs
+    pairs = [(config.relative(d) if config is not None else d, list(files))
+             for d, files in by_dir.items()]
+    return dataclasses.replace(inputs, dir_var_files=[*inputs.dir_var_files, *pairs])
 
 
 def _float_or_none(value: Any) -> float | None:

@@ -43,8 +43,16 @@ _FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for
 DEFAULT = "state the value in the code (-v shows each resource and what is unknown)"
 
 
-def fix_for(cause: str) -> str:
-    """What fixes ``cause`` (a root cause as text.root_cause returns it)."""
+# A reason that names its own fix: a variable a var file of the directory sets.
+_NAMED = re.compile(r"\(not auto-loaded\): (pass --var-file \S+)")
+
+
+def fix_for(cause: str, reason: str = "") -> str:
+    """What fixes ``cause`` (a root cause as text.root_cause returns it); ``reason``, the whole
+    reason of its first resource, when it names the fix itself."""
+    named = _NAMED.search(reason)
+    if named:
+        return f"{named.group(1)} (or list it under terraform.var_files in the configuration)"
     for pattern, fix in _FIXES:
         m = pattern.search(cause)
         if m:

@@ -85,12 +85,15 @@ def _not_evaluated_grouped(report: dict[str, Any], c: Colour) -> list[str]:
     """One line per root cause with how many GPU resources it leaves unevaluated and the
     first one's place; every item with -v."""
     causes: dict[str, dict[tuple[str, str], str]] = {}
+    reasons: dict[str, str] = {}  # each cause's first whole reason, which may name its fix
     for n in report["not_evaluated"]:
         where = causes.setdefault(root_cause(n["reason"]), {})
+        reasons.setdefault(root_cause(n["reason"]), n["reason"])
         where.setdefault((n["path"], n["address"]), f"{n['path']}:{n['line']}")
     for r in report["resources"]:
         for u in r["unknowns"]:
             where = causes.setdefault(root_cause(u["reason"]), {})
+            reasons.setdefault(root_cause(u["reason"]), u["reason"])
             where.setdefault((r["path"], r["address"]), f"{r['path']}:{r['line']}")
     if not causes:
         return []
@@ -102,7 +105,8 @@ def _not_evaluated_grouped(report: dict[str, Any], c: Colour) -> list[str]:
         first = next(iter(where.values()))
         more = f" and {len(where) - 1} more" if len(where) > 1 else ""
         out += fit(f"{len(where)}× {cause} (first at {keep(first)}{more})", "  ", "    ")
-        out += [c("dim", line) for line in fit(f"fix: {fix_for(cause)}", "    ", "         ")]
+        out += [c("dim", line) for line in fit(f"fix: {fix_for(cause, reasons[cause])}", "    ",
+                                                      "         ")]
     return out
 
 

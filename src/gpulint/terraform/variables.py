@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpulint import globs
 from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.parser import parse_expression, parse_hcl
@@ -30,6 +31,10 @@ class Inputs:
     # into var_files) or ("var", (name, value)). Empty when the order is not known: every var
     # file, then every var.
     cli_order: list[tuple[str, Any]] = field(default_factory=list)
+    # The configuration's terraform.var_files: (absolute directory glob, var files relative to
+    # a matching root module's directory), applied after the auto-loaded files and before
+    # -var-file and -var, as if given first on the command line there.
+    dir_var_files: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
 def _read_tfvars(path: str, parse: ParseSource | None = None) -> tuple[dict[str, Any],
@@ -96,14 +101,67 @@ def root_variables(files: list[ParsedFile], directory: str, inputs: Inputs,
     order: list[tuple[str, Any]] = inputs.cli_order or (
         [("var-file", i) for i in range(len(inputs.var_files))]
         + [("var", pair) for pair in inputs.vars.items()])
-    for path in _auto_files(directory):
+    configured = _configured_files(directory, inputs, diagnostics)
+    for path in _auto_files(directory) + configured:
         _apply_tfvars(values, path, diagnostics, parse)
     for kind, item in order:
         if kind == "var-file":
             _apply_tfvars(values, inputs.var_files[item], diagnostics, parse)
         else:
             values[item[0]] = cli_value(item[1])
+    loaded = {os.path.abspath(p) for p in [*configured, *inputs.var_files]}
+    _name_unloaded_files(files, directory, values, loaded, parse)
     return values
+
+
+def _configured_files(directory: str, inputs: Inputs,
+                      diagnostics: list[Diagnostic]) -> list[str]:
+    """The configuration's var files for this directory; a missing one is a warning."""
+    where = os.path.normpath(os.path.abspath(directory))
+    out = []
+    for pattern, names in inputs.dir_var_files:
+        if not globs.match(pattern, where):
+            continue
+        for name in names:
+            path = os.path.join(directory, name)
+            if os.path.isfile(path):
+                out.append(path)
+            else:
+                diagnostics.append(Diagnostic(directory, None, f"var file {name} (configuration "
+                                              "terraform.var_files) does not exist here",
+                                              "warning"))
+    return out
+
+
+def _name_unloaded_files(files: list[ParsedFile], directory: str, values: dict[str, Any],
+                         loaded: set[str], parse: ParseSource | None) -> None:
+    """A variable with no value that a .tfvars file of the directory sets, which Terraform does
+    not load by itself (not terraform.tfvars, not *.auto.tfvars): name the file and the flag."""
+    missing = {b.labels[0] for f in files for b in f.root.blocks
+               if b.type == "variable" and b.labels and "default" not in b.attributes
+               and b.labels[0] not in values}
+    if not missing:
+        return
+    auto = {os.path.abspath(p) for p in _auto_files(directory)}
+    try:
+        listing = sorted(os.listdir(directory))
+    except OSError:
+        return
+    setters: dict[str, list[str]] = {}
+    for name in listing:
+        path = os.path.join(directory, name)
+        if not name.endswith((".tfvars", ".tfvars.json")) or os.path.abspath(path) in auto \
+                or os.path.abspath(path) in loaded or not os.path.isfile(path):
+            continue
+        data, _ = _read_tfvars(path, parse)  # a broken file names nothing; it is not loaded
+        for var in missing & set(data):
+            setters.setdefault(var, []).append(path)
+    for var, paths in setters.items():
+        names = ", ".join(os.path.basename(p) for p in paths)
+        flag = f"--var-file {os.path.relpath(paths[0])}"
+        more = " (or another of them)" if len(paths) > 1 else ""
+        values[var] = Unknown(f"variable {var} has no default and no value was given; set by "
+                              f"{names} (not auto-loaded): pass {flag}{more}")
 
 
 def _apply_tfvars(values: dict[str, Any], path: str, diagnostics: list[Diagnostic],

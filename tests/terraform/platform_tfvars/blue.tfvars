@@ -1,0 +1,1 @@
+training_instance_type = "p4d.24xlarge"

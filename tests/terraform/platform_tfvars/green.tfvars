@@ -1,0 +1,1 @@
+training_instance_type = "p5.48xlarge"
