@@ -46,6 +46,7 @@ class ScanSettings:
     report_given_files: bool = False
     jobs: int = 0  # parse workers; 0 = one per core (used only for large scans), 1 = serial
     cache_dir: str | None = None  # parse cache directory; None = no cache
+    strict: bool = False  # a chart or kustomization that cannot be rendered is a warning
     progress: Callable[[int, int], None] | None = field(default=None, compare=False)
 
 
@@ -133,13 +134,14 @@ def build(config: Config | None, flags: Flags) -> Settings:
     exclude = [globs.anchor(g, cwd) for g in flags.exclude] if flags.exclude else \
         [globs.anchor(os.path.expanduser(g), config.base_dir) for g in d.get("exclude", ())] \
         if config is not None else []
+    strict = flags.strict if flags.strict is not None else bool(d.get("strict", False))
     scan = ScanSettings(
         inputs=_with_dir_var_files(config, flags.inputs),
         max_file_bytes=(flags.max_file_kib * 1024 if flags.max_file_kib is not None
                         else DEFAULT_MAX_FILE_BYTES),
         helm_values=flags.helm_values, exclude=tuple(exclude),
         report_given_files=flags.report_given_files, jobs=flags.jobs,
-        cache_dir=flags.cache_dir, progress=flags.progress)
+        cache_dir=flags.cache_dir, strict=strict, progress=flags.progress)
     pricing = CostOptions(
         hours=flags.hours if flags.hours is not None
         else float(hours_cfg.get("default", DEFAULT_HOURS)),
@@ -157,7 +159,7 @@ def build(config: Config | None, flags: Flags) -> Settings:
             require_reason=d.get("suppressions", {}).get("require_reason", True)),
         rules=RuleSettings(dirs=flags.rules_dirs or tuple(file_paths("rules_dirs"))),
         fail_on=flags.fail_on or d.get("fail_on", DEFAULT_FAIL_ON),
-        strict=flags.strict if flags.strict is not None else bool(d.get("strict", False)),
+        strict=strict,
         max_increase_usd=flags.max_increase_usd if flags.max_increase_usd is not None
         else _float_or_none(thresholds.get("max_increase_usd")),
         catalog_file=flags.catalog_file,

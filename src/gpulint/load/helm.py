@@ -9,14 +9,27 @@ is contacted. Either way the result is the manifest text of each template, keyed
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
-RENDER_TIMEOUT_S = 120
+RENDER_TIMEOUT_S = 60  # one chart render or kustomize build
+RENDER_BUDGET_S = 180  # every render and build of one scan together
+# A proxy on the loopback discard port: any connection a renderer tries is refused at once.
+_NO_PROXY_HERE = "http://127.0.0.1:9"
+_budget_end = 0.0
+
+
+def took_longer(seconds: float, what: str = "stopped") -> str:
+    return f"took longer than {seconds:.0f} s, {what}" if seconds >= 1 else \
+        f"took longer than {seconds:.1f} s, {what}"
 _SOURCE = re.compile(r"^# Source: (\S+)\s*$", re.MULTILINE)
 _DOC_SPLIT = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
@@ -28,16 +41,58 @@ class Rendered:
     error: str = ""
 
 
-def run(argv: list[str], timeout: float = RENDER_TIMEOUT_S) -> tuple[str | None, str]:
-    """Standard output, or None and the last line of the error."""
-    try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
-    except (OSError, subprocess.TimeoutExpired) as e:
+def start_budget() -> None:
+    """Start the scan's render budget: renders and builds after it is spent do not run."""
+    global _budget_end
+    _budget_end = time.monotonic() + RENDER_BUDGET_S
+
+
+def time_left(limit: float | None = None) -> float:
+    """Seconds the next render may take: its own limit, within what is left of the budget."""
+    limit = RENDER_TIMEOUT_S if limit is None else limit
+    return min(limit, _budget_end - time.monotonic()) if _budget_end else limit
+
+
+def spent() -> str:
+    return (f"the scan's render budget ({RENDER_BUDGET_S} s for all charts and kustomizations) "
+            "is spent")
+
+
+def offline_env() -> dict[str, str]:
+    """The renderer's environment without the network: proxies point at a refused loopback
+    port, git may only read local repositories, and no cluster configuration is read."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.lower().endswith("_proxy") and not k.startswith("GIT_")}
+    for name in ("http_proxy", "https_proxy", "all_proxy"):
+        env[name] = env[name.upper()] = _NO_PROXY_HERE
+    env.update(no_proxy="", NO_PROXY="", GIT_ALLOW_PROTOCOL="file", GIT_TERMINAL_PROMPT="0",
+               GIT_SSH_COMMAND="false", GIT_CONFIG_NOSYSTEM="1", KUBECONFIG=os.devnull,
+               HELM_REPOSITORY_CONFIG=os.devnull)
+    return env
+
+
+def run(argv: list[str], timeout: float | None = None) -> tuple[str | None, str]:
+    """Standard output, or None and the last line of the error; offline, within the budget."""
+    timeout = time_left(timeout)
+    if timeout <= 0:
+        return None, spent()
+    try:  # a session of its own: on time-out its whole process group is killed
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=offline_env(), stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+    except OSError as e:
         return None, str(e)
-    if done.returncode != 0:
-        lines = (done.stderr or done.stdout).strip().splitlines()
-        return None, lines[-1] if lines else f"exit status {done.returncode}"
-    return done.stdout, ""
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return None, took_longer(timeout)
+    if proc.returncode != 0:
+        lines = (err or out).strip().splitlines()
+        return None, lines[-1] if lines else f"exit status {proc.returncode}"
+    return out, ""
 
 
 def _sdk() -> Any:
@@ -79,14 +134,30 @@ def _with_binary(helm: str, root: str, release: str, namespace: str | None,
 
 def _with_sdk(sdk: Any, root: str, release: str, namespace: str | None,
               values: dict[str, Any]) -> Rendered:
+    """Render in a daemon thread bounded like a binary's run: a template that loops is left
+    behind (the SDK cannot be interrupted) and the scan goes on."""
     name = f"Helm SDK {sdk.helm_sdk_version()}"
-    try:
-        with sdk.Chart.load(root) as chart:
-            out = chart.render(values, name=release, namespace=namespace or "default")
-    except Exception as e:
-        detail = str(getattr(e, "detail", "") or e).strip().splitlines()
-        return Rendered(name, None, detail[-1] if detail else type(e).__name__)
-    return Rendered(name, {k: v for k, v in out.items()
+    timeout = time_left()
+    if timeout <= 0:
+        return Rendered(name, None, spent())
+    box: dict[str, Any] = {}
+
+    def render() -> None:
+        try:
+            with sdk.Chart.load(root) as chart:
+                box["out"] = chart.render(values, name=release, namespace=namespace or "default")
+        except Exception as e:
+            detail = str(getattr(e, "detail", "") or e).strip().splitlines()
+            box["error"] = detail[-1] if detail else type(e).__name__
+
+    worker = threading.Thread(target=render, name="gpulint-helm-render", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        return Rendered(name, None, took_longer(timeout, "abandoned"))
+    if "error" in box or not isinstance(box.get("out"), dict):
+        return Rendered(name, None, str(box.get("error", "no output")))
+    return Rendered(name, {k: v for k, v in box["out"].items()
                            if not k.endswith("NOTES.txt") and v.strip()})
 
 

@@ -4,7 +4,8 @@ Only the kustomizations no other one in the scan includes are built (an overlay,
 no overlay in the scan), so one Deployment in three environments is three resources, not four.
 A build reads every file its kustomization refers to, recursively; it runs only when one of them
 mentions an accelerator, a GPU instance type or a GPU node label, never when a reference is remote
-(a build would fetch it), and its output is cached by the content of all its inputs and the
+(a build would fetch it) or leaves the scanned tree (absolute, or `..` past the scan's root: a
+build would read it), and its output is cached by the content of all its inputs and the
 builder's identity. CustomResourceDefinitions are dropped from the output before YAML parsing:
 overlays re-emit megabytes of them and they declare no workload.
 """
@@ -23,11 +24,11 @@ from typing import Any
 
 import yaml
 
+from gpulint.load import containment
 from gpulint.load import values as values_reader
-from gpulint.load.helm import run
+from gpulint.load.helm import run, spent
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
-BUILD_TIMEOUT_S = 60
 _REMOTE = re.compile(r"^(https?://|git@|ssh://|github\.com/|gitlab\.com/|bitbucket\.org/)|\?ref=|"
                      r"//.+\?|\.git(/|$)")
 # What a GPU workload or pool writes: accelerator resources, GPU node labels, GPU instance types.
@@ -51,7 +52,7 @@ class Kustomization:
     file: str
     includes: list[str] = field(default_factory=list)  # kustomization directories it includes
     files: list[str] = field(default_factory=list)  # files it reads directly
-    remote: str | None = None  # the first remote reference, if any
+    remote: str | None = None  # why a build is refused: a remote reference or one leaving the tree
     error: str | None = None
 
 
@@ -93,9 +94,13 @@ def read_one(root: str, read: Callable[[str], str | None]) -> Kustomization:
         return k
     for ref in _references(doc):
         if _REMOTE.search(ref):
-            k.remote = k.remote or ref
+            k.remote = k.remote or f"refers to the remote {ref}, which a build would fetch"
             continue
         path = os.path.normpath(os.path.join(root, ref))
+        if os.path.isabs(ref) or containment.escapes(path):
+            k.remote = k.remote or f"refers to {ref}, outside the scanned tree, which a build " \
+                "would read"
+            continue
         if os.path.isdir(path):
             k.includes.append(path)
         elif os.path.isfile(path):
@@ -110,7 +115,7 @@ class Graph:
 
     def closure(self, root: str, read: Callable[[str], str | None]) -> tuple[list[str], str | None,
                                                                               bool]:
-        """Every file of the scan a build of `root` reads, the first remote reference, and
+        """Every file of the scan a build of `root` reads, why a build is refused, and
         whether the build also reads files outside the scan (then it is not cached)."""
         files: list[str] = []
         remote = None
@@ -225,10 +230,10 @@ def build_all(jobs: list[tuple[str, list[str]]], argv: list[str],
             except OSError:
                 copy = None
             if copy is not None:
-                out, err = run([*argv, copy], BUILD_TIMEOUT_S)
-                if out is not None:
-                    return out, err
-        return run([*argv, root], BUILD_TIMEOUT_S)
+                out, err = run([*argv, copy])
+                if out is not None or err.startswith("took longer") or err == spent():
+                    return out, err  # the tree itself would take as long
+        return run([*argv, root])
 
     with ThreadPoolExecutor(max(1, min(len(jobs), os.cpu_count() or 1))) as pool:
         return list(pool.map(one, jobs))

@@ -38,6 +38,8 @@ class TemplatePlan:
     objects: list[K8sObject] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     skip: set[str] = field(default_factory=set)  # files not to parse one by one
+    # A chart or kustomization that could not be rendered: a note, a warning when strict.
+    unrendered: str = "info"
 
 
 def _under(path: str, root: str) -> bool:
@@ -109,7 +111,8 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
         return True
     why = (f"{rendered.renderer} failed: {rendered.error}" if rendered is not None else
            "no Helm renderer: put helm on PATH or pip install 'gpulint[helm]'")
-    _from_values(full, release, namespace, chart_file, f"chart not rendered ({why})", plan)
+    _from_values(full, release, namespace, chart_file, f"chart not rendered ({why})", plan,
+                 severity=plan.unrendered)
     return False
 
 
@@ -145,12 +148,12 @@ def _missing_dependencies(root: str, read: Callable[[str], str | None]) -> list[
 
 
 def _from_values(values: Values, release: str, namespace: str | None, path: str, why: str,
-                 plan: TemplatePlan, under: tuple[str, ...] = ()) -> None:
+                 plan: TemplatePlan, under: tuple[str, ...] = (), severity: str = "info") -> None:
     objects = values_reader.read(values, release, namespace, under)
     plan.objects.extend(objects)
     plan.diagnostics.append(Diagnostic(path, None, f"{why}; read "
                                        f"{values_reader.describe(objects)} from its values",
-                                       "info"))
+                                       severity))
 
 
 _KIND = re.compile(r"^kind:[ \t]*[\"']?([\w.-]+)", re.MULTILINE)
@@ -201,8 +204,7 @@ def _prepare(root: str, variant: str | None, graph: kustomize.Graph, plan: Templ
     GPU) to scan its plain files one by one."""
     node = graph.nodes[os.path.abspath(root)]
     files, remote, outside = graph.closure(root, read)
-    why = node.error or (f"refers to the remote {remote}, which a build would fetch" if remote
-                         else None)
+    why = node.error or remote
     if why is None and not any(gpu(f) for f in files):
         return None  # nothing in it asks for a GPU: its plain files are scanned, without a build
     if why is None and tool is None:
@@ -210,7 +212,7 @@ def _prepare(root: str, variant: str | None, graph: kustomize.Graph, plan: Templ
     if why is not None or tool is None:
         plan.diagnostics.append(Diagnostic(node.file, None, f"kustomization not built: {why}; "
                                            "its files are scanned as they are, without patches",
-                                           "info"))
+                                           plan.unrendered))
         return None
     key = kustomize.cache_key(root, files, tool[1], read)
     cache = None if outside else cache  # inputs outside the scan: their content is not known
@@ -266,7 +268,8 @@ def _kustomizations(roots: list[str], paths: list[str], out: TemplatePlan,
                 [(b.root, b.files) for b in todo], tool[0], read), strict=True):
             if built is None:
                 out.diagnostics.append(Diagnostic(build.name, None, f"kustomization not built: "
-                                                  f"{err}; files scanned as they are", "info"))
+                                                  f"{err}; files scanned as they are",
+                                                  out.unrendered))
                 continue
             build.out = kustomize.without_crds(built)
             kustomize.store(build.cache, build.key, build.out)
@@ -342,10 +345,12 @@ def _release_label(path: str) -> str:
 
 
 def plan(files: list[SourceFile], helm_values: list[str],
-         read: Callable[[str], str | None], cache: Any = None) -> TemplatePlan:
+         read: Callable[[str], str | None], cache: Any = None,
+         strict: bool = False) -> TemplatePlan:
     """Render every chart and kustomization among the discovered files; read the values of
     charts that cannot be rendered."""
-    out = TemplatePlan()
+    out = TemplatePlan(unrendered="warning" if strict else "info")
+    helm.start_budget()
     paths = [f.path for f in files]
     texts: dict[str, str | None] = {}
     raw_read = read
