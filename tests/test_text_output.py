@@ -64,7 +64,8 @@ def test_forty_plain_deployments_give_one_cause_line(tmp_path: Path) -> None:
     assert len(cause) == 1 and "no node selector" in cause[0] and "and 39 more" in cause[0]
     # The cause says what fixes it.
     fix = entries[entries.index(cause[0]) + 1]
-    assert fix.strip().startswith("fix: add a nodeSelector")
+    assert fix.strip().startswith("fix: declare the cluster and its GPU node pools under "
+                                  "`clusters:`")
     assert "Could not evaluate 40 GPU resources (-v lists them)" in lines
     assert lines[-1] == "0 errors, 40 warnings, 0 info: pass (--fail-on never)"
     assert len(lines) < 40 * 2 + 15

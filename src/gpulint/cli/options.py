@@ -155,5 +155,8 @@ def _check_regions(settings: Settings, from_flags: bool) -> None:
             line = source.lines.get(("regions", key))
             where = f"{display(source.path)}:{line}" if line else display(source.path)
             problems.append(f"{where}: regions.{key}: {problem}")
+    from gpulint.config.clusters import catalog_problems
+
+    problems += catalog_problems(settings.clusters)
     if problems:
         fail_usage("\n".join(problems))

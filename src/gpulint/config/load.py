@@ -293,6 +293,9 @@ def _check_values(config: Config, lines: dict[tuple[Any, ...], int]) -> list[Pro
         if isinstance(directory, str) and not os.path.isdir(config.relative(directory)):
             problems.append((("rules_dirs", i), f"no such directory: {directory}",
                              lines.get(("rules_dirs", i))))
+    from gpulint.config import cluster_checks
+
+    problems += cluster_checks.problems(d, lines)
     overrides = d.get("pricing_overrides")
     if isinstance(overrides, str) and not os.path.isfile(config.relative(overrides)):
         problems.append((("pricing_overrides",), f"no such file: {overrides}",

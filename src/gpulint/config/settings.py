@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpulint import globs, providers
+from gpulint.config import clusters as clusters_mod
 from gpulint.config.load import Config, ConfigError, display
 from gpulint.config.sizing import SizingSettings
 from gpulint.config.tags import TagSettings
@@ -87,6 +88,7 @@ class Settings:
     sizing: SizingSettings = field(default_factory=SizingSettings)  # `sizing:`
     tags: TagSettings = field(default_factory=TagSettings)  # `tags:`
     models: tuple[ModelSpec, ...] = ()
+    clusters: tuple[clusters_mod.Cluster, ...] = ()  # `clusters:`, in the order written
     suppressions: SuppressionSettings = field(default_factory=SuppressionSettings)
     rules: RuleSettings = field(default_factory=RuleSettings)
     fail_on: str = DEFAULT_FAIL_ON
@@ -153,6 +155,7 @@ def build(config: Config | None, flags: Flags) -> Settings:
         else {k.lower(): v for k, v in d.get("regions", {}).items()})
     return Settings(
         scan=scan, pricing=pricing, models=_models(config),
+        clusters=clusters_mod.from_config(config),
         sizing=SizingSettings.from_config(d.get("sizing")),
         tags=TagSettings.from_config(d.get("tags")),
         suppressions=SuppressionSettings(

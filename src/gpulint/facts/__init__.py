@@ -42,7 +42,7 @@ def build_facts(loaded: Loaded, settings: Settings) -> Built:
     _terraform_helm(loaded, out)
     _kubernetes(loaded.kubernetes, out)
     _terraform(loaded, out)
-    link(out.resources, loaded.kubernetes, out.called_from)
+    out.diagnostics += link(out.resources, loaded.kubernetes, out.called_from, settings.clusters)
     configured.apply(out.resources, settings.models)
     return out
 

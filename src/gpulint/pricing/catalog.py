@@ -286,6 +286,13 @@ def gcp_accelerators() -> list[InstanceSpec]:
     return [_to_spec("gcp", name, table[name]) for name in sorted(table)]
 
 
+def gke_accelerator_name(model: object) -> str | None:
+    """The API name GKE labels a GPU model's nodes with (bundled machine types too), when one."""
+    names = [a.name for a in gcp_accelerators()
+             if a.accelerator_kind == "gpu" and a.gpu_model == model]
+    return names[0] if len(names) == 1 else None
+
+
 def providers() -> list[str]:
     return sorted(_active().data["providers"])
 

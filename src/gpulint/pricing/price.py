@@ -100,7 +100,7 @@ def _k8s_region(res: Resource, cloud: str, opts: CostOptions) -> tuple[str, str]
     linked = facts.get("region")
     if isinstance(linked, str):  # a linked node pool's or a declared cluster's
         region, how = linked, "region of the node pool"
-        if isinstance(facts.get("cluster"), str) and "node_pool" not in facts:
+        if isinstance(facts.get("cluster"), str) and facts.get("cluster.region") == linked:
             how = f"region of cluster {facts['cluster']}"
     else:
         region, how = _default_region(cloud, opts)

@@ -16,13 +16,21 @@ _FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for
     (r"not a local or downloaded module",
      "run terraform init so the module is under .terraform/modules"),
     (r"no node selector or required affinity names",
-     "add a nodeSelector naming the node type (node.kubernetes.io/instance-type or a GPU "
-     "label), or scan the node pools' Terraform with the manifests"),
+     "declare the cluster and its GPU node pools under `clusters:` in the configuration (a "
+     "pod that picks nodes by tolerations is priced from them), or add a nodeSelector naming "
+     "the node type (node.kubernetes.io/instance-type or a GPU label)"),
     (r"nothing names the cloud",
-     "add a cloud's node label (node.kubernetes.io/instance-type, a GKE, Karpenter, AKS or "
-     "eksctl label) or scan the node pools with the manifests"),
+     "declare the cluster it runs in under `clusters:` (cloud, region, node pools; one with "
+     "no paths is the default for every manifest), or add a cloud's node label "
+     "(node.kubernetes.io/instance-type, a GKE, Karpenter, AKS or eksctl label)"),
     (r"node selection matches several pools",
-     "select one pool (a nodeSelector on its name label)"),
+     "select one pool (a nodeSelector on its name label), or list the pools of the cluster "
+     "it runs in under `clusters:`"),
+    (r"tolerations let it onto several pools",
+     "select one pool with a nodeSelector on its name label"),
+    (r"no \w+ node with .* GPUs in",
+     "set the region of the cluster it runs in (`clusters:` region, or the cloud's default "
+     "under `regions:` / --default-region)"),
     (r"does not tolerate its taint", "add the toleration, or select another pool"),
     (r"tensor parallelism is not declared",
      "declare it: the server's --tensor-parallel-size flag, the gpulint.dev/tensor-parallel "

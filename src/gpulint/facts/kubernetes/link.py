@@ -1,9 +1,10 @@
 """Link what a scan declares in separate places, after every resource has its own facts.
 
 - A HorizontalPodAutoscaler or KEDA ScaledObject gives its target's replica bounds.
-- A pod whose node selection matches exactly one node pool of its project (a Karpenter
-  NodePool, or a Terraform EKS/GKE/AKS node pool by its labels and taints; `scope` says which
-  pools are its project's) runs on that pool's nodes and is priced from them.
+- A pod whose node selection matches exactly one node pool of its declared cluster (`clusters`),
+  else of its project (`scope`) — a Karpenter NodePool, an eksctl node group, a Terraform
+  EKS/GKE/AKS node pool by its labels and taints, or a pool the configuration describes — runs
+  on that pool's nodes and is priced from them.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from gpulint.config.clusters import Cluster
+from gpulint.facts.kubernetes import clusters as declared_clusters
 from gpulint.facts.kubernetes import scope, shutdown_of
 from gpulint.facts.kubernetes.accelerators import Accelerators
 from gpulint.facts.kubernetes.kinds import dig, scalar
@@ -23,7 +26,7 @@ from gpulint.facts.kubernetes.nodes import (
     untolerated,
 )
 from gpulint.load.kubernetes import K8sObject
-from gpulint.model import Resource, Unknown
+from gpulint.model import Diagnostic, Resource, Unknown
 
 # Kinds an autoscaler can scale whose resource is the whole workload (no per-group suffix).
 _SCALABLE = {"Deployment", "StatefulSet", "ReplicaSet", "ReplicationController"}
@@ -32,12 +35,14 @@ _HARDWARE_FACTS = ("provider.cloud", "instance.type", "gpu.model", "gpu.memory_g
 
 
 def link(resources: list[Resource], objects: Iterable[K8sObject],
-         called_from: Mapping[int, tuple[str, ...]] | None = None) -> None:
+         called_from: Mapping[int, tuple[str, ...]] | None = None,
+         clusters: tuple[Cluster, ...] = ()) -> list[Diagnostic]:
     """`called_from`: the files of the module calls that made each Terraform resource (by id),
-    which put a pool in its root module's project."""
+    which put a pool in its root module's project; `clusters`: the declared clusters. Returns
+    the problems of the declared clusters (a listed pool not in the scan)."""
     objects = list(objects)
     _autoscalers(resources, objects)
-    _node_pools(resources, called_from or {})
+    return _node_pools(resources, called_from or {}, clusters)
 
 
 def _count(value: Any, default: int) -> Any:
@@ -98,33 +103,52 @@ def _targets(resources: list[Resource]) -> list[tuple[NodeTarget, Resource]]:
     return out
 
 
-def _node_pools(resources: list[Resource], called_from: Mapping[int, tuple[str, ...]]) -> None:
+def _node_pools(resources: list[Resource], called_from: Mapping[int, tuple[str, ...]],
+                clusters: tuple[Cluster, ...]) -> list[Diagnostic]:
+    """Each pod's pool among its declared cluster's pools, else among its project's."""
     every = _targets(resources)
-    if not every:
-        return
+    declared = declared_clusters.resolve(clusters, every)
     homes = {id(pool): scope.home(pool, called_from) for _, pool in every}
+    free = [(t, pool) for t, pool in every if id(pool) not in declared.claimed]
     for res in resources:
         sel = res.node_selection
         if sel is None or res.node_target is not None:
             continue
-        targets = [(t, pool) for t, pool in every if scope.covers(homes[id(pool)], res)]
-        found = [(t, pool) for t, pool in targets if matches(sel, t)]
-        if not found:
-            _blocked_by_taints(res, sel, targets)
-        elif len(found) > 1:
-            names = ", ".join(t.address for t, _ in found)
-            res.set_fact("node_pool", Unknown(f"node selection matches several pools ({names})"))
-        elif found:
-            target, pool = found[0]
-            res.facts["node_pool"] = target.address
-            if pool.source == "terraform" or pool.facts.get("k8s.kind") == "ClusterConfig":
-                _from_terraform_pool(res, pool)  # eksctl node groups: fixed nodes, like these
-            else:
-                _from_karpenter_pool(res, sel, target)
-                if "provider.cloud" not in res.facts and \
-                        isinstance(pool.facts.get("provider.cloud"), str):
-                    res.facts["provider.cloud"] = pool.facts["provider.cloud"]
-            _shortfall(res, target.address)
+        cluster = declared.cluster_of(res)
+        listed = declared.pools.get(cluster.name, []) if cluster else []
+        pools = listed or [(t, pool) for t, pool in free if scope.covers(homes[id(pool)], res)]
+        _link(res, sel, pools, by_tolerations=bool(listed))
+        if cluster is not None:
+            declared_clusters.apply_cluster(res, cluster)
+    return declared.diagnostics
+
+
+def _link(res: Resource, sel: NodeSelection, targets: list[tuple[NodeTarget, Resource]],
+          by_tolerations: bool) -> None:
+    """Link to the one pool the pod's node selection matches; a pod of a declared cluster that
+    names no node label links to the one pool of the cluster it can land on."""
+    found = [(t, pool) for t, pool in targets if matches(sel, t)]
+    what = "node selection matches"
+    if not found and by_tolerations and declared_clusters.names_no_label(sel):
+        found = declared_clusters.by_accelerator(res, sel, targets)
+        what = "its tolerations let it onto"
+    if not found:
+        _blocked_by_taints(res, sel, targets)
+    elif len(found) > 1:
+        names = ", ".join(t.address for t, _ in found)
+        res.set_fact("node_pool", Unknown(f"{what} several pools ({names})"))
+    else:
+        target, pool = found[0]
+        res.facts["node_pool"] = target.address
+        if pool.source in ("terraform", "config") or \
+                pool.facts.get("k8s.kind") == "ClusterConfig":
+            _from_terraform_pool(res, pool)  # eksctl and declared pools: fixed nodes, like these
+        else:
+            _from_karpenter_pool(res, sel, target)
+            if "provider.cloud" not in res.facts and \
+                    isinstance(pool.facts.get("provider.cloud"), str):
+                res.facts["provider.cloud"] = pool.facts["provider.cloud"]
+        _shortfall(res, target.address)
 
 
 def _shortfall(res: Resource, pool: str) -> None:

@@ -201,7 +201,7 @@ def _pool(inst: ResourceInstance, pool: Any, location: Any, address: str | None 
         "cloud.google.com/gke-spot": "true" if spot is True else None,
         "cloud.google.com/gke-preemptible": "true" if pre is True else None,
         "cloud.google.com/gke-accelerator": res.facts.get("gpu.accelerator_type")
-        or _gke_accelerator_name(res.facts.get("gpu.model")),
+        or catalog.gke_accelerator_name(res.facts.get("gpu.model")),
         "node.kubernetes.io/instance-type": res.facts.get("instance.type")})
     return res
 
@@ -219,13 +219,6 @@ def _autoscaling(res: Resource, auto: Any, initial: Any) -> bool:
     res.facts["replicas.source"] = \
         "autoscaling total_min_node_count/total_max_node_count: totals across the pool's zones"
     return False
-
-
-def _gke_accelerator_name(model: Any) -> str | None:
-    """GKE labels GPU nodes with the accelerator's API name, bundled machine types too."""
-    names = [a.name for a in catalog.gcp_accelerators()
-             if a.accelerator_kind == "gpu" and a.gpu_model == model]
-    return names[0] if len(names) == 1 else None
 
 
 def google_container_node_pool(inst: ResourceInstance) -> Resource:
