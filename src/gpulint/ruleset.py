@@ -41,7 +41,8 @@ class Rule:
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "summary": self.summary, "severity": self.severity.value,
-                "category": self.category, "message": self.message,
+                "category": self.category, "applies_to": list(self.applies_to),
+                "message": self.message, "short": self.short or None,
                 "remediation": self.remediation, "docs": dict(self.docs),
                 "references": list(self.references), "options": dict(self.options)}
 

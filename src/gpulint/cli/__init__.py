@@ -26,6 +26,7 @@ from gpulint.cli.common import (
 )
 from gpulint.cli.options import scan_flags
 from gpulint.cli.output import colour_options, output_option
+from gpulint.cli.select import selection_flags
 from gpulint.report.exit import DEFAULT_FAIL_ON, FAIL_ON_CHOICES
 from gpulint.reporters import FORMATS
 
@@ -83,20 +84,29 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
     those files. A path that does not exist is a usage error: a mistyped path in CI must not
     scan nothing and pass."""
     from gpulint import pipeline
-    from gpulint.cli import progress
+    from gpulint.cli import progress, select, stdin
     from gpulint.cli.options import build_settings
 
-    missing = [p for p in paths if not os.path.lexists(p)]
+    missing = [p for p in paths if p != "-" and not os.path.lexists(p)]
     if missing:
         fail_usage("no such file or directory: " + ", ".join(missing))
+    chosen = params.pop("select", ()), params.pop("ignore", ())
     bar = progress.ProgressBar() if progress.wanted() else None
-    settings = build_settings(params, paths, report_given_files=True, progress=bar)
-    rules = configured_rules(settings)
-    try:
-        result = pipeline.run(paths, rules, settings)
-    finally:
-        if bar:
-            bar.close()
+    with stdin.as_file(paths) as (paths, stream):
+        if stream:  # the configuration is the working directory's; a stream is not cached
+            params["no_cache"] = True
+        settings = build_settings(params, ["."] if stream else paths, report_given_files=True,
+                                  progress=bar)
+        rules = configured_rules(settings)
+        try:
+            result = pipeline.run(paths, rules, settings)
+        finally:
+            if bar:
+                bar.close()
+    if stream:
+        stdin.rename(result, stream)
+        paths = ["-"]
+    rules = select.apply(result, rules, *chosen)
     from gpulint.cli.validate import check_resource_regions
 
     result.diagnostics += check_resource_regions(result.resources, settings.scan.inputs.vars)
@@ -128,11 +138,16 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
 @colour_options
 @click.option("--verbose", "-v", is_flag=True,
               help="Show remediations, price bases and every unevaluated item.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Text: only the findings and the files that could not be parsed (no tool "
+                   "notices, unevaluated causes or totals).")
+@selection_flags
 @scan_flags
 def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: str | None,
-         show_suppressed: bool, color: str, no_color: bool, verbose: bool,
+         show_suppressed: bool, color: str, no_color: bool, verbose: bool, quiet: bool,
          **params: Any) -> None:
-    """Scan PATHS (default: the current directory) for GPU cost problems."""
+    """Scan PATHS (default: the current directory; - for a manifest stream on standard input,
+    e.g. `helm template … | gpulint scan -`) for GPU cost problems."""
     from gpulint.report import build as report_mod
 
     result, rules = run_scan(params, list(paths) or ["."])
@@ -149,7 +164,9 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: st
     from gpulint.reporters import render
 
     use_colour = output_mod.use_colour(color, no_color, output)
-    if fmt == "text":
+    if quiet:
+        pass  # the exit status and the report say it all
+    elif fmt == "text":
         from gpulint.reporters import text as text_mod
 
         # Tool notices go to standard error: the report is what was found.
@@ -158,7 +175,8 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: st
                    color=use_colour)
     elif not result.files_scanned:  # in the report's diagnostics, and said where people look
         click.echo(f"gpulint: warning: {NOTHING_FOUND}", err=True)
-    text = render(fmt, report, [r.as_dict() for r in rules], colour=use_colour, verbose=verbose)
+    text = render(fmt, report, [r.as_dict() for r in rules], colour=use_colour, verbose=verbose,
+                  quiet=quiet)
     if output:
         with open(output, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -173,8 +191,11 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: st
 @click.option("--config", "config_file", type=click.Path(dir_okay=False),
               help="Configuration file (default: .gpulint.yaml or [tool.gpulint] in "
                    "pyproject.toml, searched upwards from the working directory).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="json: every rule with its configured state, for tools.")
 @click.pass_context
-def rules(ctx: click.Context, rules_dirs: tuple[str, ...], config_file: str | None) -> None:
+def rules(ctx: click.Context, rules_dirs: tuple[str, ...], config_file: str | None,
+          fmt: str) -> None:
     """List the rules, or explain one with `gpulint rules show ID`.
 
     Severities and enablement are those a scan uses: the configuration file's `rules` settings
@@ -188,13 +209,29 @@ def rules(ctx: click.Context, rules_dirs: tuple[str, ...], config_file: str | No
     except (ConfigError, settings_mod.SettingsError) as e:
         fail_usage(str(e))
     ctx.obj["settings"] = settings
-    if ctx.invoked_subcommand is None:
+    if ctx.invoked_subcommand is None and fmt == "json":
+        _rules_json(settings)
+    elif ctx.invoked_subcommand is None:
         listed, enabled = _configured_rules(settings)
         width = max(len(r.id) for r in listed)
         for r in listed:
             severity = enabled[r.id].severity.value if r.id in enabled else "off"
             click.echo(f"{r.id:<{width}}  {severity:<7}  {r.summary}")
         click.echo(_configured_by(settings, "\n"), nl=False)
+
+
+def _rules_json(settings: Any) -> None:
+    """A JSON array: each rule as written plus `enabled` and the configured `severity`."""
+    import json
+
+    listed, enabled = _configured_rules(settings)
+    out = []
+    for r in listed:
+        on = enabled.get(r.id)
+        out.append({**r.as_dict(), "enabled": on is not None,
+                    "severity": (on or r).severity.value, "default_severity": r.severity.value,
+                    "options": dict((on or r).options)})
+    click.echo(json.dumps(out, indent=2, ensure_ascii=False))
 
 
 def _configured_by(settings: Any, before: str) -> str:

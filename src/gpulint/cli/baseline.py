@@ -9,6 +9,7 @@ import click
 from gpulint.cli import run_scan
 from gpulint.cli.options import scan_flags
 from gpulint.cli.output import check_output
+from gpulint.cli.select import selection_flags
 
 
 @click.command()
@@ -16,6 +17,7 @@ from gpulint.cli.output import check_output
 @click.option("--output", "-o", type=click.Path(dir_okay=False), callback=check_output,
               default=".gpulint-baseline.json", show_default=True,
               help="Where to write the baseline.")
+@selection_flags
 @scan_flags
 def baseline(paths: tuple[str, ...], output: str, **params: Any) -> None:
     """Record the findings in PATHS (default: the current directory) as accepted."""

@@ -12,11 +12,11 @@ TABLE_FORMATS = ("text", "json", "markdown", "html")
 
 
 def render(fmt: str, report: dict[str, Any], rules: list[dict[str, Any]], *,
-           colour: bool = False, verbose: bool = False) -> str:
+           colour: bool = False, verbose: bool = False, quiet: bool = False) -> str:
     """Render the report in one of FORMATS; modules are imported only when used."""
     if fmt == "text":
         return str(importlib.import_module("gpulint.reporters.text").render(
-            report, colour=colour, verbose=verbose))
+            report, colour=colour, verbose=verbose, quiet=quiet))
     if fmt == "json":
         return str(importlib.import_module("gpulint.reporters.json").render(report))
     if fmt == "sarif":

@@ -16,7 +16,9 @@ _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m", "dim
 Colour = Callable[[str, str], str]
 
 
-def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = False) -> str:
+def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = False,
+           quiet: bool = False) -> str:
+    """The report; ``quiet``: the findings and the files that could not be parsed only."""
     def c(name: str, text: str) -> str:
         return f"{_COLOURS[name]}{text}{_COLOURS['reset']}" if colour else text
 
@@ -24,6 +26,8 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
     best = _best_saving(report["findings"])
     for f in sorted(report["findings"], key=_finding_order):
         out += _finding(f, best.get((f["path"], f["address"])) is not f, c, verbose)
+    if quiet:
+        return "".join(line + "\n" for line in out)
     if report["resources"] and verbose:  # the table is `gpulint cost`; here with -v only
         out += ["", c("bold", "GPU resources")]
         for r in report["resources"]:
