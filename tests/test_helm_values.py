@@ -112,7 +112,8 @@ def test_local_chart_release_without_renderer_reads_release_values(scanned) -> N
 def test_local_chart_release_rendered_by_the_helm_sdk(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("helm_python")
     result, res = _scan(monkeypatch)
-    chat = res["Deployment/chat-llm-serving"]  # the release name from helmfile.yaml
+    # The release name and namespace from helmfile.yaml.
+    chat = res["Deployment/inference/chat-llm-serving"]
     assert chat.path.endswith(os.path.join("templates", "deployment.yaml")) and chat.line == 2
     assert chat.facts["replicas.desired"] == 3 and chat.facts["instance.type"] == "g5.xlarge"
     assert chat.declared_model.id == "Qwen/Qwen2.5-7B-Instruct"

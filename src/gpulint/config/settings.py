@@ -35,12 +35,23 @@ class SettingsError(ValueError):
 
 
 @dataclass(frozen=True)
+class ChartSettings:
+    """A `helm.charts` entry: how one chart directory of the scan is rendered."""
+
+    directory: str  # absolute
+    values: tuple[str, ...] = ()  # absolute, after the chart's values.yaml and --helm-values
+    release: str | None = None
+    namespace: str | None = None
+
+
+@dataclass(frozen=True)
 class ScanSettings:
     """What to read and how: the loading stages' settings."""
 
     inputs: Inputs = field(default_factory=Inputs)
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     helm_values: tuple[str, ...] = ()  # values files for `helm template`
+    helm_charts: tuple[ChartSettings, ...] = ()  # the configuration's per-chart settings
     exclude: tuple[str, ...] = ()  # absolute path globs (globs.py)
     # When every path given is a file (pre-commit), report on those files only; their Terraform
     # module directories are still loaded whole for context.
@@ -141,7 +152,7 @@ def build(config: Config | None, flags: Flags) -> Settings:
         inputs=_with_dir_var_files(config, flags.inputs),
         max_file_bytes=(flags.max_file_kib * 1024 if flags.max_file_kib is not None
                         else DEFAULT_MAX_FILE_BYTES),
-        helm_values=flags.helm_values, exclude=tuple(exclude),
+        helm_values=flags.helm_values, helm_charts=_charts(config), exclude=tuple(exclude),
         report_given_files=flags.report_given_files, jobs=flags.jobs,
         cache_dir=flags.cache_dir, strict=strict, progress=flags.progress)
     pricing = CostOptions(
@@ -179,6 +190,20 @@ def _with_dir_var_files(config: Config | None, inputs: Inputs) -> Inputs:
     pairs = [(config.relative(d) if config is not None else d, list(files))
              for d, files in by_dir.items()]
     return dataclasses.replace(inputs, dir_var_files=[*inputs.dir_var_files, *pairs])
+
+
+def _charts(config: Config | None) -> tuple[ChartSettings, ...]:
+    """The configuration's helm.charts: chart directory → values files, release, namespace,
+    paths relative to the file."""
+    section = config.data.get("helm", {}) if config is not None else {}
+    charts = section.get("charts", {}) if isinstance(section, dict) else {}
+    if config is None or not isinstance(charts, dict):
+        return ()
+    return tuple(ChartSettings(os.path.abspath(config.relative(d)),
+                               tuple(os.path.abspath(config.relative(v))
+                                     for v in spec.get("values", ())),
+                               spec.get("release"), spec.get("namespace"))
+                 for d, spec in charts.items() if isinstance(spec, dict))
 
 
 def _float_or_none(value: Any) -> float | None:

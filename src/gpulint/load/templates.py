@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from gpulint.load import helm, helmfile, kustomize, values_tree
+from gpulint.load import containment, helm, helmfile, kustomize, kustomize_builds, values_tree
 from gpulint.load import values as values_reader
 from gpulint.load.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
 from gpulint.load.source import templated_line
@@ -102,7 +102,7 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
                                                d.severity) for d in diags)
             for obj in objects:
                 line = _kind_line(source, str(obj.doc["kind"]), read) if source != chart_file else 1
-                plan.objects.append(K8sObject(source, line, obj.doc))
+                plan.objects.append(K8sObject(source, line, _in_namespace(obj.doc, namespace)))
         plan.diagnostics.append(Diagnostic(chart_file, None, f"chart rendered with "
                                            f"{rendered.renderer} (release {release})", "info"))
         for dep in _missing_dependencies(root, read):
@@ -114,6 +114,21 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
     _from_values(full, release, namespace, chart_file, f"chart not rendered ({why})", plan,
                  severity=plan.unrendered)
     return False
+
+
+_CLUSTER_KINDS = frozenset({"Namespace", "NodePool", "EC2NodeClass", "AKSNodeClass", "NodeClass",
+                            "CustomResourceDefinition", "PriorityClass", "StorageClass",
+                            "PersistentVolume", "RuntimeClass"})
+
+
+def _in_namespace(doc: dict[str, Any], namespace: str | None) -> dict[str, Any]:
+    """A rendered namespaced object without a namespace is installed in the release's."""
+    meta = doc.get("metadata")
+    kind = str(doc.get("kind"))
+    if not namespace or not isinstance(meta, dict) or meta.get("namespace") \
+            or kind in _CLUSTER_KINDS or kind.startswith("Cluster"):
+        return doc
+    return {**doc, "metadata": {**meta, "namespace": namespace}}
 
 
 def _skip_chart(root: str, paths: list[str], rendered: bool, skip: set[str]) -> None:
@@ -154,133 +169,6 @@ def _from_values(values: Values, release: str, namespace: str | None, path: str,
     plan.diagnostics.append(Diagnostic(path, None, f"{why}; read "
                                        f"{values_reader.describe(objects)} from its values",
                                        severity))
-
-
-_KIND = re.compile(r"^kind:[ \t]*[\"']?([\w.-]+)", re.MULTILINE)
-_NAME = re.compile(r"^metadata:[ \t]*\n(?:[ \t]*(?:#.*)?\n|[ \t]+.*\n)*?[ \t]{1,8}name:[ \t]*"
-                   r"[\"']?([^\"'\s#]+)", re.MULTILINE)
-
-
-def _declared(path: str, text: str) -> list[tuple[str, str, int]]:
-    """(kind, name, line) of each top-level manifest in a file, read from its text: a build's
-    inputs include megabytes of CRDs that a YAML parse per overlay would spend seconds on."""
-    out = []
-    line = 1
-    for doc in re.split(r"(?m)^---[^\n]*\n", text):
-        kind, name = _KIND.search(doc), _NAME.search(doc)
-        if kind and name and kind.group(1) != "CustomResourceDefinition":
-            first = next((i for i, ln in enumerate(doc.split("\n"))
-                          if ln.strip() and not ln.lstrip().startswith("#")), 0)
-            out.append((kind.group(1), name.group(1), line + first))
-        line += doc.count("\n") + 1
-    return out
-
-
-def _origin_of(origin: dict[tuple[str, str], tuple[str, int]], kind: str, name: str,
-               fallback: tuple[str, int]) -> tuple[str, int]:
-    """Exact kind and name, else the longest declared name that the built one contains
-    (namePrefix, nameSuffix)."""
-    if (kind, name) in origin:
-        return origin[(kind, name)]
-    near = [(len(n), where) for (k, n), where in origin.items() if k == kind and n and n in name]
-    return max(near)[1] if near else fallback
-
-
-@dataclass
-class _Build:
-    root: str
-    variant: str | None
-    name: str  # the kustomization file
-    files: list[str]
-    key: bytes
-    cache: Any
-    out: str | None = None
-
-
-def _prepare(root: str, variant: str | None, graph: kustomize.Graph, plan: TemplatePlan,
-             read: Callable[[str], str | None], cache: Any, gpu: Callable[[str], bool],
-             tool: tuple[list[str], str] | None) -> _Build | None:
-    """What to build for one kustomization, or None (a note says why, or nothing asks for a
-    GPU) to scan its plain files one by one."""
-    node = graph.nodes[os.path.abspath(root)]
-    files, remote, outside = graph.closure(root, read)
-    why = node.error or remote
-    if why is None and not any(gpu(f) for f in files):
-        return None  # nothing in it asks for a GPU: its plain files are scanned, without a build
-    if why is None and tool is None:
-        why = "neither kustomize nor kubectl is on PATH"
-    if why is not None or tool is None:
-        plan.diagnostics.append(Diagnostic(node.file, None, f"kustomization not built: {why}; "
-                                           "its files are scanned as they are, without patches",
-                                           plan.unrendered))
-        return None
-    key = kustomize.cache_key(root, files, tool[1], read)
-    cache = None if outside else cache  # inputs outside the scan: their content is not known
-    return _Build(root, variant, node.file, files, key, cache, kustomize.cached(cache, key))
-
-
-def _emit(build: _Build, plan: TemplatePlan, read: Callable[[str], str | None]) -> None:
-    origin: dict[tuple[str, str], tuple[str, int]] = {}
-    for path in build.files:
-        text = read(path)
-        for kind, name, line in _declared(path, text) if text else []:
-            origin.setdefault((kind, name), (path, line))
-    objects, diags = load_documents(build.name, build.out or "")
-    plan.diagnostics.extend(Diagnostic(build.name, d.line, f"kustomize output: {d.message}",
-                                       d.severity) for d in diags)
-    for obj in objects:
-        meta: dict[str, Any] = obj.doc["metadata"] if isinstance(obj.doc.get("metadata"),
-                                                                 dict) else {}
-        path, line = _origin_of(origin, str(obj.doc["kind"]), str(meta.get("name")),
-                                (build.name, 1))
-        plan.objects.append(K8sObject(path, line, obj.doc, variant=build.variant))
-
-
-def _kustomizations(roots: list[str], paths: list[str], out: TemplatePlan,
-                    read: Callable[[str], str | None], cache: Any) -> None:
-    """Build each overlay, and each base that no overlay in the scan includes (in parallel,
-    cached); an overlay's objects are addressed `…@<overlay>`."""
-    graph = kustomize.Graph({os.path.abspath(p) for p in paths})
-    tops = kustomize.top_level(roots, graph, read)
-    overlays = [t for t in tops if graph.nodes[os.path.abspath(t)].includes]
-    common = os.path.commonpath([os.path.abspath(t) for t in overlays]) if len(overlays) > 1 \
-        else None
-    mentions: dict[str, bool] = {}
-
-    def gpu(path: str) -> bool:
-        if path not in mentions:
-            mentions[path] = kustomize.text_mentions_gpu(read(path) or "")
-        return mentions[path]
-
-    tool = kustomize.builder() if tops else None
-    builds = []
-    for root in tops:
-        variant = None
-        if root in overlays:
-            variant = os.path.relpath(os.path.abspath(root), common) if common else \
-                os.path.basename(os.path.abspath(root))
-        build = _prepare(root, variant, graph, out, read, cache, gpu, tool)
-        if build is not None:
-            builds.append(build)
-    todo = [b for b in builds if b.out is None]
-    if todo and tool is not None:
-        for build, (built, err) in zip(todo, kustomize.build_all(
-                [(b.root, b.files) for b in todo], tool[0], read), strict=True):
-            if built is None:
-                out.diagnostics.append(Diagnostic(build.name, None, f"kustomization not built: "
-                                                  f"{err}; files scanned as they are",
-                                                  out.unrendered))
-                continue
-            build.out = kustomize.without_crds(built)
-            kustomize.store(build.cache, build.key, build.out)
-    for build in builds:
-        if build.out is None:
-            continue
-        _emit(build, out, read)
-        out.skip.update(p for p in paths if _under(p, build.root) and p not in out.skip)
-        out.skip.update(os.path.abspath(f) for f in build.files)
-    if cache is not None:
-        cache.flush()
 
 
 def _helmfiles(paths: list[str], charts: list[str], out: TemplatePlan,
@@ -337,6 +225,21 @@ def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
                                               " from Helm values (not rendered)", "info"))
 
 
+def _configured_values(files: tuple[str, ...], out: TemplatePlan) -> list[str]:
+    """Values files named by the configuration, less those outside the scanned tree (the
+    configuration is part of the repository, so it may not point a renderer elsewhere)."""
+    kept = []
+    for path in files:
+        if containment.escapes(path) or not os.path.isfile(path):
+            why = "outside the scanned tree" if os.path.exists(path) else "missing"
+            out.diagnostics.append(Diagnostic(path, None, f"Helm values file from the "
+                                              f"configuration is {why}, not read", "warning"))
+            continue
+        kept.append(path)
+        out.skip.add(os.path.abspath(path))
+    return kept
+
+
 def _release_label(path: str) -> str:
     """values.yaml and values-prod.yaml are named by their directory, others by their stem."""
     stem = os.path.basename(path).rsplit(".", 1)[0]
@@ -346,9 +249,10 @@ def _release_label(path: str) -> str:
 
 def plan(files: list[SourceFile], helm_values: list[str],
          read: Callable[[str], str | None], cache: Any = None,
-         strict: bool = False) -> TemplatePlan:
+         strict: bool = False, chart_settings: tuple[Any, ...] = ()) -> TemplatePlan:
     """Render every chart and kustomization among the discovered files; read the values of
-    charts that cannot be rendered."""
+    charts that cannot be rendered. `chart_settings` are the configuration's per-chart values
+    files, release names and namespaces (config.settings.ChartSettings)."""
     out = TemplatePlan(unrendered="warning" if strict else "info")
     helm.start_budget()
     paths = [f.path for f in files]
@@ -370,13 +274,19 @@ def plan(files: list[SourceFile], helm_values: list[str],
     used, _ = _helmfiles(paths, charts, out, read)
     given = [v for v in helm_values]
     out.skip.update(os.path.abspath(v) for v in given)
+    configured = {c.directory: c for c in chart_settings}
     for root in charts:
-        if os.path.abspath(root) not in used:
-            rendered = _chart(root, os.path.basename(os.path.abspath(root)) or "release", None,
-                              given, [], "", out, read)
-            _skip_chart(root, paths, rendered, out.skip)
-    _kustomizations([r for r in kusts if not any(_under(r, c) for c in charts)], paths, out,
-                    read, cache)
+        if os.path.abspath(root) in used:
+            continue
+        cfg = configured.get(os.path.abspath(root))
+        values = given + (_configured_values(cfg.values, out) if cfg is not None else [])
+        release = (cfg.release if cfg is not None else None) or \
+            os.path.basename(os.path.abspath(root)) or "release"
+        rendered = _chart(root, release, cfg.namespace if cfg is not None else None, values, [],
+                          "", out, read)
+        _skip_chart(root, paths, rendered, out.skip)
+    kustomize_builds.build([r for r in kusts if not any(_under(r, c) for c in charts)], paths,
+                           out, read, cache)
     _standalone_values(paths, out.skip, out, read)
     out.skip.update(p for p in paths if os.path.abspath(p) in out.skip)
     return out

@@ -1,0 +1,153 @@
+"""Kustomizations of a scan built and their objects located: which to build (kustomize.py
+decides), from the cache or the builder, and where each built object was declared.
+
+Overlays' objects are addressed `…@<overlay>`; a built object is reported at the input file that
+declares the same kind and name (or a name the built one contains, after namePrefix/nameSuffix).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gpulint.load import kustomize
+from gpulint.load.kubernetes import K8sObject, load_documents
+from gpulint.model import Diagnostic
+
+if TYPE_CHECKING:
+    from gpulint.load.templates import TemplatePlan
+
+
+def _under(path: str, root: str) -> bool:
+    top = os.path.abspath(root)
+    return os.path.commonpath([os.path.abspath(path), top]) == top
+
+
+_KIND = re.compile(r"^kind:[ \t]*[\"']?([\w.-]+)", re.MULTILINE)
+_NAME = re.compile(r"^metadata:[ \t]*\n(?:[ \t]*(?:#.*)?\n|[ \t]+.*\n)*?[ \t]{1,8}name:[ \t]*"
+                   r"[\"']?([^\"'\s#]+)", re.MULTILINE)
+
+
+def _declared(path: str, text: str) -> list[tuple[str, str, int]]:
+    """(kind, name, line) of each top-level manifest in a file, read from its text: a build's
+    inputs include megabytes of CRDs that a YAML parse per overlay would spend seconds on."""
+    out = []
+    line = 1
+    for doc in re.split(r"(?m)^---[^\n]*\n", text):
+        kind, name = _KIND.search(doc), _NAME.search(doc)
+        if kind and name and kind.group(1) != "CustomResourceDefinition":
+            first = next((i for i, ln in enumerate(doc.split("\n"))
+                          if ln.strip() and not ln.lstrip().startswith("#")), 0)
+            out.append((kind.group(1), name.group(1), line + first))
+        line += doc.count("\n") + 1
+    return out
+
+
+def _origin_of(origin: dict[tuple[str, str], tuple[str, int]], kind: str, name: str,
+               fallback: tuple[str, int]) -> tuple[str, int]:
+    """Exact kind and name, else the longest declared name that the built one contains
+    (namePrefix, nameSuffix)."""
+    if (kind, name) in origin:
+        return origin[(kind, name)]
+    near = [(len(n), where) for (k, n), where in origin.items() if k == kind and n and n in name]
+    return max(near)[1] if near else fallback
+
+
+@dataclass
+class _Build:
+    root: str
+    variant: str | None
+    name: str  # the kustomization file
+    files: list[str]
+    key: bytes
+    cache: Any
+    out: str | None = None
+
+
+def _prepare(root: str, variant: str | None, graph: kustomize.Graph, plan: TemplatePlan,
+             read: Callable[[str], str | None], cache: Any, gpu: Callable[[str], bool],
+             tool: tuple[list[str], str] | None) -> _Build | None:
+    """What to build for one kustomization, or None (a note says why, or nothing asks for a
+    GPU) to scan its plain files one by one."""
+    node = graph.nodes[os.path.abspath(root)]
+    files, remote, outside = graph.closure(root, read)
+    why = node.error or remote
+    if why is None and not any(gpu(f) for f in files):
+        return None  # nothing in it asks for a GPU: its plain files are scanned, without a build
+    if why is None and tool is None:
+        why = "neither kustomize nor kubectl is on PATH"
+    if why is not None or tool is None:
+        plan.diagnostics.append(Diagnostic(node.file, None, f"kustomization not built: {why}; "
+                                           "its files are scanned as they are, without patches",
+                                           plan.unrendered))
+        return None
+    key = kustomize.cache_key(root, files, tool[1], read)
+    cache = None if outside else cache  # inputs outside the scan: their content is not known
+    return _Build(root, variant, node.file, files, key, cache, kustomize.cached(cache, key))
+
+
+def _emit(build: _Build, plan: TemplatePlan, read: Callable[[str], str | None]) -> None:
+    origin: dict[tuple[str, str], tuple[str, int]] = {}
+    for path in build.files:
+        text = read(path)
+        for kind, name, line in _declared(path, text) if text else []:
+            origin.setdefault((kind, name), (path, line))
+    objects, diags = load_documents(build.name, build.out or "")
+    plan.diagnostics.extend(Diagnostic(build.name, d.line, f"kustomize output: {d.message}",
+                                       d.severity) for d in diags)
+    for obj in objects:
+        meta: dict[str, Any] = obj.doc["metadata"] if isinstance(obj.doc.get("metadata"),
+                                                                 dict) else {}
+        path, line = _origin_of(origin, str(obj.doc["kind"]), str(meta.get("name")),
+                                (build.name, 1))
+        plan.objects.append(K8sObject(path, line, obj.doc, variant=build.variant))
+
+
+def build(roots: list[str], paths: list[str], out: TemplatePlan,
+                    read: Callable[[str], str | None], cache: Any) -> None:
+    """Build each overlay, and each base that no overlay in the scan includes (in parallel,
+    cached); an overlay's objects are addressed `…@<overlay>`."""
+    graph = kustomize.Graph({os.path.abspath(p) for p in paths})
+    tops = kustomize.top_level(roots, graph, read)
+    overlays = [t for t in tops if graph.nodes[os.path.abspath(t)].includes]
+    common = os.path.commonpath([os.path.abspath(t) for t in overlays]) if len(overlays) > 1 \
+        else None
+    mentions: dict[str, bool] = {}
+
+    def gpu(path: str) -> bool:
+        if path not in mentions:
+            mentions[path] = kustomize.text_mentions_gpu(read(path) or "")
+        return mentions[path]
+
+    tool = kustomize.builder() if tops else None
+    builds = []
+    for root in tops:
+        variant = None
+        if root in overlays:
+            variant = os.path.relpath(os.path.abspath(root), common) if common else \
+                os.path.basename(os.path.abspath(root))
+        build = _prepare(root, variant, graph, out, read, cache, gpu, tool)
+        if build is not None:
+            builds.append(build)
+    todo = [b for b in builds if b.out is None]
+    if todo and tool is not None:
+        for build, (built, err) in zip(todo, kustomize.build_all(
+                [(b.root, b.files) for b in todo], tool[0], read), strict=True):
+            if built is None:
+                out.diagnostics.append(Diagnostic(build.name, None, f"kustomization not built: "
+                                                  f"{err}; files scanned as they are",
+                                                  out.unrendered))
+                continue
+            build.out = kustomize.without_crds(built)
+            kustomize.store(build.cache, build.key, build.out)
+    for build in builds:
+        if build.out is None:
+            continue
+        _emit(build, out, read)
+        out.skip.update(p for p in paths if _under(p, build.root) and p not in out.skip)
+        out.skip.update(os.path.abspath(f) for f in build.files)
+    if cache is not None:
+        cache.flush()
