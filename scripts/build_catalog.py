@@ -19,10 +19,12 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "src"))
 
 from gpulint.pricing.catalog_build import BuildError, from_directory, render
+from gpulint.pricing.catalog_consistency import with_markdown
 from gpulint.pricing.catalog_tables import TableError
 
 DEFAULT_TABLES = REPO_ROOT / "tests" / "data" / "catalog_tables"
 DEFAULT_OUT = REPO_ROOT / "src" / "gpulint" / "data" / "gpu_catalog.json"
+DOC = REPO_ROOT / "docs" / "catalog.md"  # lists the adjustment record of the bundled catalog
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="where to write the catalog (default: %(default)s)")
     args = parser.parse_args(argv)
     try:
-        data = render(from_directory(str(args.tables)))
+        catalog = from_directory(str(args.tables))
+        data = render(catalog)
     except (OSError, ValueError, KeyError) as e:  # BuildError and TableError are ValueErrors
         kind = "refusing to build" if isinstance(e, (BuildError, TableError)) else "cannot build"
         print(f"build_catalog: {kind}: {e}", file=sys.stderr)
@@ -42,6 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(data)
     print(f"wrote {args.out} ({len(data)} bytes)")
+    if args.out.resolve() == DEFAULT_OUT.resolve():
+        DOC.write_text(with_markdown(DOC.read_text(encoding="utf-8"),
+                                     catalog["adjustment_rows"]), encoding="utf-8")
+        print(f"listed {len(catalog['adjustment_rows'])} adjustments in {DOC}")
     return 0
 
 

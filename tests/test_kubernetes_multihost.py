@@ -10,6 +10,7 @@ import pytest
 from gpulint import pipeline as scan
 from gpulint.model import Resource
 from gpulint.pricing import catalog
+from gpulint.pricing.shape import cheapest_shape
 from gpulint.ruleset import load_rules
 
 HERE = os.path.join(os.path.dirname(__file__), "fixtures", "kubernetes", "multihost")
@@ -48,10 +49,12 @@ def test_leaderworkerset_group_fits_the_model_across_hosts(got: dict[str, Resour
     assert leader.facts["explain.provided"] == \
         "16× H100 (1280.0 GiB) across a LeaderWorkerSet group of 2 pods"
     assert leader.facts["sizing.idle_gpus"] == 0  # TP 8 × PP 2 uses all 16
-    best = catalog.cheapest_per_gpu_hour("H100", "gcp")
-    assert best is not None
-    for r in (leader, workers):  # 2 groups × 8 GPUs per pod, each role
-        assert r.facts["cost.monthly"] == pytest.approx(best[0] * 8 * 2 * 730, rel=1e-6)
+    for r in (leader, workers):  # 2 groups × 8 GPUs per pod, each role, in its own region
+        assert r.facts["cost.region"] == catalog.default_region("gcp")
+        node = cheapest_shape("gcp", r.facts["cost.region"], "H100", 8)
+        assert node is not None and node.price.ondemand is not None
+        per_gpu = node.price.ondemand / node.gpu_count
+        assert r.facts["cost.monthly"] == pytest.approx(per_gpu * 8 * 2 * 730, rel=1e-6)
 
 
 def test_training_job_replica_specs_form_one_group() -> None:

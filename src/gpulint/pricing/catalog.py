@@ -226,6 +226,21 @@ def metadata() -> dict[str, Any]:
     return meta
 
 
+def dropped_row(provider: str, name: str, region: str) -> str | None:
+    """Why the catalog's consistency check dropped this row, or None when it did not."""
+    cat = _active()
+    table = "accelerator_prices" if provider == "gcp-accelerator" else "prices"
+    prov = "gcp" if provider == "gcp-accelerator" else provider.lower()
+    key = (_gcp_accelerator_key(name) if provider == "gcp-accelerator"
+           else cat.canonical_name(provider, name)) or name
+    where = _region_key(prov, region)
+    for e in cat.data.get("adjustment_rows", []):
+        if (e.get("action") == "dropped" and e.get("provider") == prov and e.get("name") == key
+                and e.get("table") == table and e.get("region") == where):
+            return str(e.get("reason"))
+    return None
+
+
 def kind() -> str:
     """"bundled", "installed" (by `gpulint catalog update`) or "file" (--catalog)."""
     cat = _active()

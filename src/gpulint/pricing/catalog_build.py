@@ -25,7 +25,7 @@ PRICED_KINDS = {"gpu", "tpu", "inferentia", "trainium", "gaudi"}
 # Floors sit roughly 10% below the 2026-05 snapshot: a truncated download or a renamed column
 # would otherwise shrink the catalog silently and lookups would start returning None.
 OUTPUT_FLOORS = {
-    "aws_instances": 75, "aws_prices": 650, "gcp_instances": 24, "gcp_prices": 300,
+    "aws_instances": 75, "aws_prices": 650, "gcp_instances": 24, "gcp_prices": 230,
     "gcp_accelerators": 150, "gcp_accelerator_prices": 880, "gcp_hosts": 25,
     "gcp_host_prices": 720, "azure_instances": 32, "azure_prices": 740,
 }
@@ -290,6 +290,7 @@ def check_floors(providers: dict[str, Any]) -> None:
 def derive(tables: dict[str, str], sources: list[dict[str, Any]], snapshot_date: str,
            known: Known | None = None) -> dict[str, Any]:
     """The catalog from the text of each table in TABLES (a missing optional table: "")."""
+    from gpulint.pricing import catalog_consistency, catalog_sources
     from gpulint.pricing.catalog_gcp import build_gcp
 
     known = known or Known()
@@ -301,6 +302,10 @@ def derive(tables: dict[str, str], sources: list[dict[str, Any]], snapshot_date:
                          known, notes),
         "azure": build_azure(rows.get("azure/vms.csv", []), known, notes),
     }
+    source_of = {p: catalog_sources.provider_label(sources, p) or "?" for p in providers}
+    entries = catalog_consistency.check(providers, source_of)
+    for key, n in catalog_consistency.counts(entries).items():
+        notes.add(key, n)
     check_floors(providers)
     return {
         "schema_version": SCHEMA_VERSION,
@@ -310,6 +315,7 @@ def derive(tables: dict[str, str], sources: list[dict[str, Any]], snapshot_date:
         "default_regions": DEFAULT_REGIONS,
         "sources": sources,
         "adjustments": dict(notes.counts),
+        "adjustment_rows": entries,
         "gpu_models": gpu_models(providers),
         "providers": providers,
     }

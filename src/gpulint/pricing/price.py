@@ -62,6 +62,8 @@ def node_price(provider: str, instance_type: str, region: str, facts: Mapping[st
     if p is None:
         where = catalog.regions(provider, instance_type)
         hint = f" (priced in {len(where)} other regions)" if where else ""
+        why = catalog.dropped_row(provider, instance_type, region)
+        hint += f"; the catalog check dropped its row: {why}" if why else ""
         return Unknown(f"no {provider} price for {instance_type} in {region}{hint}")
     row = catalog.instance(provider, instance_type)  # the catalog's spelling of the row
     name = row.name if row else instance_type

@@ -29,7 +29,7 @@ resource "aws_instance" "mystery" {
 resource "google_compute_instance" "gemma" {
   name         = "gemma"
   machine_type = "a3-highgpu-8g"
-  zone         = "us-central1-a"
+  zone         = "us-east4-a"
   labels       = { model = "google/gemma-2-9b-it" }
 }
 

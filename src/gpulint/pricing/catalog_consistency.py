@@ -1,0 +1,177 @@
+"""Consistency check of a derived catalog's prices: each type's on-demand price per region
+against its other regions, and each spot price against its on-demand price.
+
+A cloud prices a type within a narrow band across its regions: in the 2026-05 snapshot the
+largest step between a type's sorted regional prices that is not a data error is 1.38×
+(Azure NCads A100 v4 in brazilsouth over the next region). Rows of a type that fall below a
+step of TIER_STEP (1.5×) or more hold another rate under the on-demand column: GCP's H100,
+H200, A100 and A100 80GB rows in some regions are 42-58 % of the same type's price in its
+other regions (a3-highgpu-8g: 43.07 USD/h in us-central1, 87.83 in us-east4), and their spot
+sits a few percent under them where the other regions' spot is 60-70 % off. The lower group
+is dropped, never the upper one: an under-priced row hides waste, and the hand check of
+issue 16 against the providers' published list prices found the upper group right.
+
+No second price source covers the same rows (the two AWS sources have disjoint rows and
+agreed on all 805 they shared; GCP and Azure have one source), so a row is dropped rather
+than corrected. Each dropped row, and each spot price dropped or flagged, is one entry in the
+catalog's ``adjustment_rows`` with the figures, the reference it was compared with, its
+source and the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import pairwise
+from typing import Any
+
+TIER_STEP = 1.5  # a step this large between a type's sorted regional prices splits two rates
+MIN_REGIONS = 3  # with fewer regions there is no "other regions" to compare with
+SPOT_SAME = 0.05  # spot less than 5 % below on-demand is no spot price: dropped
+SPOT_MEANINGFUL = 0.20  # spot less than 20 % below on-demand is kept but flagged
+CHECKED_TABLES = ("prices", "accelerator_prices")  # tiers; spot is checked in every table
+
+Entry = dict[str, Any]
+
+
+def _lower_tier(regions: dict[str, list[float | None]]) -> tuple[float, float] | None:
+    """(highest price of the lower group, lowest of the upper) at the largest step of at
+    least TIER_STEP between the type's sorted on-demand prices, else None."""
+    values = sorted({pair[0] for pair in regions.values() if pair[0]})
+    if sum(1 for pair in regions.values() if pair[0]) < MIN_REGIONS or len(values) < 2:
+        return None
+    low, high = max(pairwise(values), key=lambda s: s[1] / s[0])
+    return (low, high) if high / low >= TIER_STEP else None
+
+
+def _entry(provider: str, table: str, name: str, region: str, pair: list[float | None],
+           action: str, reason: str, source: str) -> Entry:
+    return {"provider": provider, "table": table, "name": name, "region": region,
+            "action": action, "ondemand": pair[0], "spot": pair[1], "reason": reason,
+            "source": source}
+
+
+def _tier_entries(provider: str, table: str, name: str,
+                  regions: dict[str, list[float | None]], source: str) -> list[Entry]:
+    tier = _lower_tier(regions)
+    if tier is None:
+        return []
+    low, high = tier
+    upper = sorted(r for r, pair in regions.items() if pair[0] and pair[0] >= high)
+    out = []
+    for region, pair in sorted(regions.items()):
+        if pair[0] and pair[0] <= low:
+            below = 1 - pair[0] / high
+            reason = (f"on-demand {pair[0]:g} is {below:.0%} below {high:g}, the lowest price "
+                      f"of the type's {len(upper)} dearer regions ({', '.join(upper[:4])}"
+                      f"{', ...' if len(upper) > 4 else ''}); a step of {high / low:.2f}× "
+                      f"(bound {TIER_STEP:g}×) means another rate, not the list price")
+            out.append(_entry(provider, table, name, region, pair, "dropped", reason, source))
+    return out
+
+
+def _spot_entry(provider: str, table: str, name: str, region: str,
+                pair: list[float | None], source: str) -> Entry | None:
+    od, spot = pair
+    if od is None or spot is None:
+        return None
+    off = 1 - spot / od
+    if off < SPOT_SAME:
+        return _entry(provider, table, name, region, pair, "spot_dropped",
+                      f"spot {spot:g} is {off:.1%} below on-demand {od:g} (bound "
+                      f"{SPOT_SAME:.0%}): not a spot price", source)
+    if off < SPOT_MEANINGFUL:
+        return _entry(provider, table, name, region, pair, "spot_flagged",
+                      f"spot {spot:g} is only {off:.0%} below on-demand {od:g} (bound "
+                      f"{SPOT_MEANINGFUL:.0%}); kept, but spot savings there are small", source)
+    return None
+
+
+def _bundled_entries(provider: str, body: dict[str, Any], name: str,
+                     regions: dict[str, list[float | None]],
+                     dropped_parts: dict[tuple[str, str], str], source: str) -> list[Entry]:
+    """GCP machine types whose price bundles a GPU row that was dropped in that region: the
+    VM part dilutes the step, but the GPU part is the same other rate."""
+    note = str(body.get("instances", {}).get(name, {}).get("note") or "")
+    if not note.startswith("bundles "):
+        return []
+    api = note.removeprefix("bundles ")
+    return [_entry(provider, "prices", name, region, pair, "dropped",
+                   f"its GPU part, the {api} row in {region}, is dropped: "
+                   f"{dropped_parts[(api, region)]}", source)
+            for region, pair in sorted(regions.items()) if (api, region) in dropped_parts]
+
+
+def check(providers: dict[str, Any], source_of: dict[str, str]) -> list[Entry]:
+    """Apply the check to ``providers`` in place; the entries, in a stable order.
+
+    ``source_of`` names each provider's price source (with its date) for the entries."""
+    entries: list[Entry] = []
+    for provider, body in sorted(providers.items()):
+        source = source_of.get(provider, "?")
+        dropped_parts: dict[tuple[str, str], str] = {}
+        for table in ("accelerator_prices", "prices", "host_prices"):
+            prices = body.get(table, {})
+            for name in sorted(prices):
+                regions = prices[name]
+                dropped = (_tier_entries(provider, table, name, regions, source)
+                           if table in CHECKED_TABLES else [])
+                if table == "prices":
+                    gone = {e["region"] for e in dropped}
+                    dropped += [e for e in _bundled_entries(provider, body, name, regions,
+                                                            dropped_parts, source)
+                                if e["region"] not in gone]
+                for entry in dropped:
+                    del regions[entry["region"]]
+                    dropped_parts[(name, entry["region"])] = entry["reason"]
+                entries += sorted(dropped, key=lambda e: e["region"])
+                for region, pair in sorted(regions.items()):
+                    spot = _spot_entry(provider, table, name, region, pair, source)
+                    if spot is not None:
+                        entries.append(spot)
+                        if spot["action"] == "spot_dropped":
+                            pair[1] = None
+                if not regions:
+                    del prices[name]
+    return entries
+
+
+def counts(entries: Iterable[Entry]) -> dict[str, int]:
+    """Entries per provider and action, for the catalog's ``adjustments`` counts."""
+    out: dict[str, int] = {}
+    for e in entries:
+        key = {"dropped": f"{e['provider']}_rows_dropped_price_tier",
+               "spot_dropped": f"{e['provider']}_spot_not_below_ondemand_dropped",
+               "spot_flagged": f"{e['provider']}_spot_less_than_20pct_below_flagged"}[e["action"]]
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+DOC_START = "<!-- adjustment rows: generated by scripts/build_catalog.py -->"
+DOC_END = "<!-- end of adjustment rows -->"
+_ACTIONS = {"dropped": "row dropped", "spot_dropped": "spot dropped",
+            "spot_flagged": "spot flagged"}
+
+
+def _usd(value: float | None) -> str:
+    return "—" if value is None else f"{value:g}"
+
+
+def markdown(entries: list[Entry]) -> str:
+    """The adjustment record as the Markdown table docs/catalog.md carries, between markers."""
+    lines = [DOC_START, "",
+             "| Provider | Type | Region | Action | On-demand | Spot | Reason |",
+             "|---|---|---|---|---:|---:|---|"]
+    for e in entries:
+        lines.append(f"| {e['provider']} | `{e['name']}` | {e['region']} | "
+                     f"{_ACTIONS[e['action']]} | {_usd(e['ondemand'])} | {_usd(e['spot'])} | "
+                     f"{e['reason']} |")
+    return "\n".join([*lines, "", DOC_END])
+
+
+def with_markdown(doc: str, entries: list[Entry]) -> str:
+    """``doc`` with the text between the markers replaced by the current record."""
+    head, start, rest = doc.partition(DOC_START)
+    _, end, tail = rest.partition(DOC_END)
+    if not start or not end:
+        raise ValueError(f"the document has no '{DOC_START}' ... '{DOC_END}' section")
+    return head + markdown(entries) + tail

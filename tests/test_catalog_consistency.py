@@ -1,0 +1,171 @@
+"""The consistency check holds on the shipped catalog: each type's regional on-demand prices
+sit within the documented step of each other, spot is meaningfully below on-demand or flagged,
+and every row the check changed is listed with its figures, reason and source."""
+
+from __future__ import annotations
+
+import csv
+import json
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpulint.pricing.catalog_build import Known, derive
+from gpulint.pricing.catalog_consistency import (
+    MIN_REGIONS,
+    SPOT_MEANINGFUL,
+    SPOT_SAME,
+    TIER_STEP,
+    check,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+CATALOG_FILE = REPO / "src" / "gpulint" / "data" / "gpu_catalog.json"
+TABLES = REPO / "tests" / "data" / "catalog_tables"
+DOC = REPO / "docs" / "catalog.md"
+
+
+@pytest.fixture(scope="module")
+def raw() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(CATALOG_FILE.read_text(encoding="utf-8"))
+    return data
+
+
+def _rows(raw: dict[str, Any], tables: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    for prov, body in raw["providers"].items():
+        for table in tables:
+            for name, regions in body.get(table, {}).items():
+                yield prov, table, name, regions
+
+
+def _table_row(path: str, name: str, region: str) -> dict[str, str]:
+    with open(TABLES / path, newline="", encoding="utf-8") as fh:
+        found = [r for r in csv.DictReader(fh)
+                 if r["InstanceType"] == name and r["Region"] == region]
+    assert len(found) == 1, (name, region)
+    return found[0]
+
+
+def test_no_type_has_two_price_tiers_across_its_regions(raw: dict[str, Any]) -> None:
+    for prov, _table, name, regions in _rows(raw, ("prices", "accelerator_prices")):
+        values = sorted({p[0] for p in regions.values() if p[0]})
+        if len(values) < 2 or sum(1 for p in regions.values() if p[0]) < MIN_REGIONS:
+            continue
+        step = max(b / a for a, b in pairwise(values))
+        assert step < TIER_STEP, (prov, name, step)
+
+
+def test_spot_is_meaningfully_below_ondemand_or_flagged(raw: dict[str, Any]) -> None:
+    flagged = {(e["provider"], e["name"], e["region"]) for e in raw["adjustment_rows"]
+               if e["action"] == "spot_flagged"}
+    seen_flagged = set()
+    for prov, _table, name, regions in _rows(raw, ("prices", "accelerator_prices",
+                                                   "host_prices")):
+        for region, (od, spot) in regions.items():
+            if od is None or spot is None:
+                continue
+            off = 1 - spot / od
+            assert off >= SPOT_SAME, (prov, name, region, od, spot)
+            if off < SPOT_MEANINGFUL:
+                assert (prov, name, region) in flagged, (prov, name, region, od, spot)
+                seen_flagged.add((prov, name, region))
+    assert seen_flagged == flagged
+
+
+def test_known_bad_rows_are_dropped_with_their_reason(raw: dict[str, Any]) -> None:
+    """a3-highgpu-8g in us-central1 (43.07 USD/h, spot only 17 % below, while us-east4 lists
+    87.83) and A100 in europe-west4 (about 35 % below us-central1) are not shipped."""
+    gcp = raw["providers"]["gcp"]
+    entries = {(e["name"], e["region"]): e for e in raw["adjustment_rows"]
+               if e["provider"] == "gcp" and e["action"] == "dropped"}
+    for name, region in (("a3-highgpu-8g", "us-central1"), ("a2-highgpu-1g", "europe-west4"),
+                         ("nvidia-tesla-a100", "europe-west4")):
+        table = "accelerator_prices" if name.startswith("nvidia") else "prices"
+        assert region not in gcp[table][name]
+        entry = entries[(name, region)]
+        assert entry["table"] == table and "anycloud-sh/catalog 2026-05-20" in entry["source"]
+        assert "below" in entry["reason"]
+    # The dropped figures are the table's, and the kept neighbour is untouched.
+    bad = _table_row("gcp/vms.csv", "a3-highgpu-8g", "us-central1")
+    assert entries[("a3-highgpu-8g", "us-central1")]["ondemand"] == float(bad["Price"])
+    good = _table_row("gcp/vms.csv", "a3-highgpu-8g", "us-east4")
+    assert gcp["prices"]["a3-highgpu-8g"]["us-east4"][0] == float(good["Price"])
+
+
+def test_adjustment_counts_match_the_rows(raw: dict[str, Any]) -> None:
+    from gpulint.pricing.catalog_consistency import counts
+
+    for key, n in counts(raw["adjustment_rows"]).items():
+        assert raw["adjustments"][key] == n
+
+
+def test_entries_name_figures_reason_and_source(raw: dict[str, Any]) -> None:
+    assert raw["adjustment_rows"]
+    for e in raw["adjustment_rows"]:
+        assert e["action"] in {"dropped", "spot_dropped", "spot_flagged"}
+        assert e["reason"] and e["source"] and e["source"] != "?"
+        assert e["ondemand"] is not None
+
+
+def test_check_drops_the_lower_tier_only() -> None:
+    providers: dict[str, Any] = {"gcp": {"prices": {"x-8g": {
+        "r1": [10.0, 3.0], "r2": [10.5, 3.1], "r3": [4.2, 4.0], "r4": [4.3, 2.0]}}}}
+    entries = check(providers, {"gcp": "src 2026-01-01"})
+    assert sorted(providers["gcp"]["prices"]["x-8g"]) == ["r1", "r2"]
+    assert [(e["region"], e["action"]) for e in entries] == [("r3", "dropped"),
+                                                              ("r4", "dropped")]
+
+
+def test_check_keeps_an_ordinary_regional_premium() -> None:
+    """Azure brazilsouth lists about 1.4× the next region: a premium, not another rate."""
+    regions = {"eastus": [3.673, 0.75], "westus2": [3.673, 1.3], "brazilsouth": [5.1, 1.0]}
+    providers: dict[str, Any] = {"azure": {"prices": {"Standard_NC24ads_A100_v4": regions}}}
+    assert check(providers, {}) == []
+    assert len(regions) == 3
+
+
+def test_spot_equal_to_ondemand_is_dropped_and_small_discount_flagged() -> None:
+    regions = {"a": [10.0, 10.0], "b": [10.0, 9.0], "c": [10.0, 3.0]}
+    entries = check({"aws": {"prices": {"t": regions}}}, {"aws": "s"})
+    assert regions == {"a": [10.0, None], "b": [10.0, 9.0], "c": [10.0, 3.0]}
+    assert [(e["region"], e["action"]) for e in entries] == [("a", "spot_dropped"),
+                                                              ("b", "spot_flagged")]
+
+
+def test_an_update_runs_the_same_check() -> None:
+    """A catalog derived from downloaded tables carries its own adjustment record."""
+    tables = {n: (TABLES / n).read_text(encoding="utf-8")
+              for n in ("aws/vms.csv", "gcp/vms.csv", "gcp/accelerators.csv", "azure/vms.csv")}
+    sources = [{"name": n, "date": "2026-11-23"} for n in tables]
+    data = derive(tables, sources, "2026-11-23", Known())
+    dropped = [e for e in data["adjustment_rows"] if e["action"] == "dropped"]
+    assert dropped and all(e["source"] == "gcp/vms.csv 2026-11-23 + gcp/accelerators.csv "
+                           "2026-11-23" for e in dropped)
+
+
+def test_docs_list_every_adjustment(raw: dict[str, Any]) -> None:
+    """docs/catalog.md carries the generated list; regenerate with
+    `python scripts/build_catalog.py` after a catalog change."""
+    from gpulint.pricing.catalog_consistency import markdown
+
+    text = DOC.read_text(encoding="utf-8")
+    assert markdown(raw["adjustment_rows"]) in text
+
+
+def test_a_dropped_row_says_why_it_has_no_price() -> None:
+    from gpulint.model import Unknown
+    from gpulint.pricing import catalog
+    from gpulint.pricing.price import node_price
+
+    catalog.use_catalog_file(None)
+    got = node_price("gcp", "a3-highgpu-8g", "us-central1", {})
+    assert isinstance(got, Unknown)
+    assert got.reason.startswith("no gcp price for a3-highgpu-8g in us-central1 (priced in ")
+    row = catalog.price_table("gcp", "a3-highgpu-8g")
+    assert "us-central1" not in row and "us-east4" in row
+    listed = float(_table_row("gcp/vms.csv", "a3-highgpu-8g", "us-central1")["Price"])
+    assert f"the catalog check dropped its row: on-demand {listed:g} is " in got.reason
+    assert catalog.dropped_row("gcp-accelerator", "nvidia-tesla-a100", "europe-west4")
+    assert catalog.dropped_row("gcp", "a3-highgpu-8g", "us-east4") is None
