@@ -24,7 +24,7 @@ variable "node_pools" {
       total_max    = 12
     }
     "h100-train" = {
-      machine_type = "a3-highgpu-8g"
+      machine_type = "a3-megagpu-8g"
       spot         = true
       zones        = ["us-central1-a", "us-central1-c"]
       min_per_zone = 1
@@ -55,11 +55,11 @@ resource "google_container_cluster" "ml" {
 # Totals are not multiplied by the zones (they were, 3× too much):
 #   l4-inference: g2-standard-8 us-central1 on demand 0.85362 × 2 nodes × 730 = 1246.29,
 #                 up to 0.85362 × 12 × 730 = 7477.71.
-#   h100-train:   per zone, × 2 zones: a3-highgpu-8g spot 35.87358 × (1 × 2) × 730 = 52375.43,
-#                 up to 35.87358 × (2 × 2) × 730 = 104750.85.
+#   h100-train:   per zone, × 2 zones: a3-megagpu-8g spot 37.66478 × (1 × 2) × 730 = 54990.58,
+#                 up to 37.66478 × (2 × 2) × 730 = 109981.16.
 #   l4-batch:     total 0–6: g2-standard-24 2.00083 × 0 = 0, up to 2.00083 × 6 × 730 = 8763.64.
 # expect: address='google_container_node_pool.pools["l4-inference"]' gpu.model=L4 replicas.min=2 replicas.max=12 zones=- cost.count=2 cost.monthly=1246.29 cost.monthly_max=7477.71
-# expect: address='google_container_node_pool.pools["h100-train"]' gpu.model=H100 gpu.count=8 capacity=spot replicas.min=1 replicas.max=2 zones=2 cost.count=2 cost.monthly=52375.43 cost.monthly_max=104750.85
+# expect: address='google_container_node_pool.pools["h100-train"]' gpu.model=H100 gpu.count=8 capacity=spot replicas.min=1 replicas.max=2 zones=2 cost.count=2 cost.monthly=54990.58 cost.monthly_max=109981.16
 # expect: address='google_container_node_pool.pools["l4-batch"]' gpu.count=2 replicas.min=0 replicas.max=6 zones=- cost.count=0 cost.monthly=0 cost.monthly_max=8763.64 shutdown=scale-to-zero
 # expect-none: google_container_node_pool.pools["system"]
 resource "google_container_node_pool" "pools" {
