@@ -87,7 +87,8 @@ def set_instance(res: Resource, provider: str, instance_type: Any) -> None:
         res.facts["gpu.count"] = 0  # an ordinary instance family: no GPU
         return
     if spec is None:
-        reason = f"instance type {instance_type!r} is not in the {provider} catalog"
+        reason = (f"instance type {instance_type!r} is not in the {provider} catalog"
+                  + suggest_instance(instance_type, (provider,)))
         res.set_fact("gpu.model", Unknown(reason))
         res.facts["gpu.count"] = Unknown(reason)
         res.facts["gpu.memory_gib"] = Unknown(reason)
@@ -96,6 +97,21 @@ def set_instance(res: Resource, provider: str, instance_type: Any) -> None:
     res.facts["gpu.count"] = spec.gpu_count
     res.facts["gpu.memory_gib"] = spec.gpu_memory_gib
     res.facts["accelerator.kind"] = spec.accelerator_kind
+
+
+def suggest_instance(name: str, providers: tuple[str, ...]) -> str:
+    """` (did you mean 'p5.48xlarge'?)` for a GPU instance type the catalog does not have but
+    one it has is close to (a typo); empty otherwise."""
+    import difflib
+
+    names = [n for p in providers for n in _gpu_instance_names(catalog.active_origin(), p)]
+    near = difflib.get_close_matches(name, names, n=2, cutoff=0.8)
+    return f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+
+
+@lru_cache(maxsize=64)
+def _gpu_instance_names(origin: str, provider: str) -> tuple[str, ...]:
+    return tuple(spec.name for spec in catalog.instances(provider) if spec.gpu_count)
 
 
 def _family(provider: str, name: str) -> str:

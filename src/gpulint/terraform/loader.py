@@ -99,6 +99,7 @@ class TerraformProject:
     def load(self, inputs: Inputs) -> LoadResult:
         result = LoadResult(files=FileAccess(self.roots, self.read_text))
         children = self.child_dirs()
+        declared: set[str] = set()
         for directory in sorted(self.dirs):
             # absolute on both sides: the scanned paths may be relative or absolute
             if os.path.normpath(os.path.abspath(directory)) in children:
@@ -107,6 +108,8 @@ class TerraformProject:
             if not files:
                 continue
             kept, kept_calls = len(result.resources), len(result.remote_calls)
+            declared.update(b.labels[0] for f in files for b in f.root.blocks
+                            if b.type == "variable" and b.labels)
             try:
                 values = root_variables(files, directory, inputs, result.diagnostics,
                                          self.parse_source)
@@ -117,5 +120,19 @@ class TerraformProject:
                 del result.remote_calls[kept_calls:]
                 result.diagnostics.append(Diagnostic(directory, None, "Terraform module not "
                                                      "evaluated: expressions nested too deeply"))
-        result.diagnostics[:0] = self.diagnostics
+        result.diagnostics[:0] = self.diagnostics + _undeclared(inputs, declared)
         return result
+
+
+def _undeclared(inputs: Inputs, declared: set[str]) -> list[Diagnostic]:
+    """A --var no root module declares is ignored, as Terraform ignores it with a warning: a
+    misspelt name must not leave the variable at its default silently."""
+    import difflib
+
+    out = []
+    for name in sorted(set(inputs.vars) - declared):
+        near = difflib.get_close_matches(name, sorted(declared), n=1, cutoff=0.6)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        out.append(Diagnostic("<command line>", None, f"--var {name}: no root module declares a "
+                              f"variable named {name!r}{hint}; the value is ignored", "warning"))
+    return out

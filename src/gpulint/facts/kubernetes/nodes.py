@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpulint import providers
+from gpulint.facts.common import suggest_instance
 from gpulint.facts.kubernetes.accelerators import Accelerators
 from gpulint.facts.kubernetes.kinds import as_list, dig, scalar
 from gpulint.model import Resource, Unknown
@@ -144,7 +145,8 @@ def set_hardware(res: Resource, sel: NodeSelection, acc: Accelerators) -> None:
                                   "accelerator.kind": spec.accelerator_kind})
                 _set_model(res, spec.gpu_model, acc, spec.gpu_memory_gib)
                 return
-        res.set_fact("gpu.model", Unknown(f"instance type {itype!r} is not in the catalog"))
+        res.set_fact("gpu.model", Unknown(f"instance type {itype!r} is not in the catalog"
+                                          + suggest_instance(itype, providers.NAMES)))
         return
     model: Any = None
     if labels.get(GKE_ACCELERATOR):
