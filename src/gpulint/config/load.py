@@ -1,7 +1,8 @@
 """Find, read and validate the configuration: `.gpulint.yaml` or `[tool.gpulint]` in pyproject.toml.
 
 Discovery walks up from the scanned paths (or the working directory) and stops at the repository
-root. Every problem is reported at once, each with its file, line (YAML) and key path, and a
+root, or outside a repository at the working directory (or the scanned paths when they are not
+under it). Every problem is reported at once, each with its file, line (YAML) and key path, and a
 did-you-mean for misspelt keys. config/settings.py turns the file, under the flags, into
 Settings.
 """
@@ -68,12 +69,16 @@ def _has_tool_section(path: str) -> bool:
 
 
 def find(paths: Iterable[str] = ()) -> str | None:
-    """The nearest config file above the scanned paths (or the working directory)."""
+    """The nearest config file above the scanned paths (or the working directory), never above
+    the repository root (the nearest `.git`) or, outside a repository, above the working
+    directory (or the scanned paths, when they are not under it): a `.gpulint.yaml` in some
+    parent of a checkout must not decide what is scanned."""
     dirs = [os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".") for p in paths]
     try:
         start = os.path.commonpath(dirs) if dirs else os.getcwd()
     except ValueError:  # paths on different drives
         start = os.getcwd()
+    stop = _search_root(start)
     current = start
     while True:
         for name in CONFIG_FILES:
@@ -84,9 +89,25 @@ def find(paths: Iterable[str] = ()) -> str | None:
         if os.path.isfile(candidate) and _has_tool_section(candidate):
             return candidate
         parent = os.path.dirname(current)
-        if parent == current or os.path.exists(os.path.join(current, ".git")):
+        if parent == current or current == stop:
             return None
         current = parent
+
+
+def _search_root(start: str) -> str:
+    """Where discovery from `start` stops: the repository root, else the working directory when
+    `start` is inside it, else `start` itself."""
+    current = start
+    while True:
+        if os.path.lexists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    cwd = os.getcwd()
+    inside = start == cwd or start.startswith(cwd.rstrip(os.sep) + os.sep)
+    return cwd if inside else start
 
 
 def resolve(explicit: str | None, paths: Iterable[str]) -> Config | None:

@@ -6,6 +6,7 @@ import hashlib
 from typing import Any
 
 from gpulint import __version__
+from gpulint.config.load import display
 from gpulint.model import Finding, Resource, Unknown
 from gpulint.pipeline import ScanResult
 from gpulint.pricing import catalog_report
@@ -122,6 +123,8 @@ def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) ->
     report: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "gpulint", "version": __version__},
+        # The configuration file in effect (discovered or --config), None for the defaults.
+        "configuration": display(source.path) if (source := result.settings.source) else None,
         "catalog": {**catalog_report.report_info(),
                     "pricing_overrides": overrides.origin if overrides else None},
         "hours_per_month": hours,

@@ -23,6 +23,9 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
         return f"{_COLOURS[name]}{text}{_COLOURS['reset']}" if colour else text
 
     out = _diagnostics(report, c, lambda d: d["severity"] == "error")
+    if verbose:  # which file decided what was scanned and how (or none: the defaults)
+        out = [c("dim", f"configuration: {report.get('configuration') or 'none (defaults)'}"),
+               *out]
     best = _best_saving(report["findings"])
     for f in sorted(report["findings"], key=_finding_order):
         out += _finding(f, best.get((f["path"], f["address"])) is not f, c, verbose)
