@@ -235,3 +235,46 @@ def test_the_documented_example_is_valid(tmp_path: Path) -> None:
         {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"},
         {"key": "kubernetes.azure.com/scalesetpriority", "value": "spot",
          "effect": "NoSchedule"}]
+
+
+def test_a_karpenter_nodepool_listed_by_name_serves_tolerations_only_pods(tmp_path: Path) -> None:
+    (tmp_path / "platform").mkdir()
+    (tmp_path / "platform" / "nodepool.yaml").write_text("""\
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: gpu}
+      requirements:
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [g6e.2xlarge]}
+      taints:
+        - {key: nvidia.com/gpu, effect: NoSchedule}
+  limits:
+    nvidia.com/gpu: 16
+""")
+    (tmp_path / "apps").mkdir()
+    (tmp_path / "apps" / "reranker.yaml").write_text("""\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: reranker, namespace: search}
+spec:
+  template:
+    spec:
+      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+      containers:
+        - name: tei
+          resources: {limits: {nvidia.com/gpu: 1}}
+""")
+    (tmp_path / ".gpulint.yaml").write_text(
+        "clusters: [{name: eks, cloud: aws, region: us-west-2, node_pools: [{name: gpu}]}]\n")
+    result = scan.run([str(tmp_path)], [], _settings(tmp_path / ".gpulint.yaml"))
+    found = {r.address: r for r in result.resources}
+    pod = found["Deployment/search/reranker"]
+    assert pod.facts["node_pool"] == "NodePool/gpu"
+    ondemand, _ = _row("aws", "g6e.2xlarge", "us-west-2")
+    assert pod.facts["cost.monthly"] == round(ondemand * HOURS, 2)
+    assert "aws g6e.2xlarge us-west-2 (region of cluster eks)" in pod.facts["cost.basis"]
+    assert found["NodePool/gpu"].facts["cost.region"] == "us-west-2"

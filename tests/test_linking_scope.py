@@ -65,7 +65,7 @@ def test_a_pod_still_links_to_its_own_samples_pool(samples: dict[str, Resource])
     own = samples["Job/finetune-llama-8xa100"]
     assert own.facts["node_pool"] == "google_container_node_pool.a100"
     assert own.facts["node.gpu_shortfall"] == \
-        "requests 8 GPUs; nodes of pool google_container_node_pool.a100 have 1"
+        "requests 8 GPUs but nodes of pool google_container_node_pool.a100 have 1"
 
 
 def test_a_single_l4_pod_next_to_an_unrelated_bigger_pool_keeps_its_own_shape() -> None:

@@ -26,6 +26,8 @@ _FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for
     (r"node selection matches several pools",
      "select one pool (a nodeSelector on its name label), or list the pools of the cluster "
      "it runs in under `clusters:`"),
+    (r"GPUs but nodes of pool \S+ have",
+     "request at most as many GPUs as one node has, or run it on a pool of larger nodes"),
     (r"tolerations let it onto several pools",
      "select one pool with a nodeSelector on its name label"),
     (r"no \w+ node with .* GPUs in",

@@ -59,6 +59,9 @@ def resolve(clusters: tuple[Cluster, ...], scanned: list[Target]) -> Declared:
                 out.diagnostics.append(_unmatched(pool, what, scanned))
             pools.extend(t for t in found if t not in pools)
             out.claimed.update(id(r) for _, r in found)
+            for _, res in found:
+                if res.facts.get("k8s.kind") == "NodePool":  # Karpenter: no region of its own
+                    apply_cluster(res, cluster)
     return out
 
 

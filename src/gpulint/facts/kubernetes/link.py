@@ -158,7 +158,7 @@ def _shortfall(res: Resource, pool: str) -> None:
     if res.facts.get("gpu.mig_profile") or not isinstance(want, (int, float)) or \
             not isinstance(have, (int, float)) or have <= 0 or want <= have:
         return
-    res.facts["node.gpu_shortfall"] = (f"requests {want:g} GPUs; nodes of pool {pool} have "
+    res.facts["node.gpu_shortfall"] = (f"requests {want:g} GPUs but nodes of pool {pool} have "
                                        f"{have:g}")
 
 
