@@ -176,3 +176,17 @@ def test_default_region_flag() -> None:
     pool = rows["azurerm_kubernetes_cluster_node_pool.autoscale"]
     assert pool["region"] == "westus2"
     assert "westus2 (configured default region)" in pool["basis"]
+
+
+def test_cost_totals_kubernetes_workloads_under_their_cloud() -> None:
+    """A Karpenter pod on g5 nodes is an AWS cost, a GKE pod a GCP one: never "kubernetes"."""
+    code, out = _run("cost", os.path.join(HERE, "k8s.yaml"), "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    rows = {r["address"]: r for r in data["resources"]}
+    serve, gke = rows["Deployment/serve"], rows["Job/gke-spot"]
+    assert (serve["provider"], serve["cloud"], gke["cloud"]) == ("kubernetes", "aws", "gcp")
+    by_cloud = data["totals"]["by_provider"]
+    assert by_cloud == {"aws": serve["monthly_usd"], "gcp": gke["monthly_usd"]}
+    code, text = _run("cost", os.path.join(HERE, "k8s.yaml"))
+    assert code == 0 and "kubernetes  " not in text.split("Provider", 1)[1]

@@ -1,4 +1,5 @@
-"""The cost breakdown behind `gpulint cost`: per resource, per provider and per tag value."""
+"""The cost breakdown behind `gpulint cost`: per resource, per cloud (``by_provider``, where a
+Kubernetes workload counts under the cloud it is priced on) and per tag value."""
 
 from __future__ import annotations
 
@@ -43,7 +44,9 @@ def breakdown(report: dict[str, Any], group_by: str = "team") -> dict[str, Any]:
             "unpriced_reason": _unpriced_reason(r),
         })
         if monthly is not None:
-            by_provider[r["provider"]] = round(by_provider.get(r["provider"], 0.0) + monthly, 2)
+            # A Kubernetes workload is billed by the cloud its nodes run in, not by Kubernetes.
+            cloud = r["cloud"] or r["provider"]
+            by_provider[cloud] = round(by_provider.get(cloud, 0.0) + monthly, 2)
             by_group[group] = round(by_group.get(group, 0.0) + monthly, 2)
     return {
         "catalog": report["catalog"],
