@@ -55,8 +55,8 @@ def _kind_line(path: str, kind: str, read: Callable[[str], str | None]) -> int:
 
 
 def _values_of(root: str | None, files: list[str],
-               inline: list[tuple[dict[str, Any], dict[Any, int]]], inline_path: str,
-               read: Callable[[str], str | None], diags: list[Diagnostic]) -> tuple[Values, Values]:
+               inline: list[helmfile.Inline], read: Callable[[str], str | None],
+               diags: list[Diagnostic]) -> tuple[Values, Values]:
     """(chart defaults + overrides, overrides only): what the values reader and the SDK need."""
     full, over = Values(), Values()
     chart_values = [os.path.join(root, "values.yaml")] if root else []
@@ -68,24 +68,23 @@ def _values_of(root: str | None, files: list[str],
             values_tree.add(full, path, tree, lines)
             if path not in chart_values:
                 values_tree.add(over, path, tree, lines)
-    for tree, lines in inline:
-        values_tree.add(full, inline_path, tree, lines)
-        values_tree.add(over, inline_path, tree, lines)
+    for tree, lines, where in inline:
+        values_tree.add(full, where, tree, lines)
+        values_tree.add(over, where, tree, lines)
     return full, over
 
 
 def _chart(root: str, release: str, namespace: str | None, values_files: list[str],
-           inline: list[tuple[dict[str, Any], dict[Any, int]]], inline_path: str,
-           plan: TemplatePlan,
+           inline: list[helmfile.Inline], plan: TemplatePlan,
            read: Callable[[str], str | None]) -> bool:
     """Render a local chart (True); when it cannot be, read its GPU requests from its values."""
     chart_file = os.path.join(root, "Chart.yaml")
-    full, over = _values_of(root, values_files, inline, inline_path, read, plan.diagnostics)
+    full, over = _values_of(root, values_files, inline, read, plan.diagnostics)
     files = list(values_files)
     temp = None
     if inline and shutil.which("helm"):  # the binary takes inline values as a file
         temp = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
-        for tree, _ in inline:
+        for tree, _, _ in inline:
             temp.write(yaml.safe_dump(tree) + "---\n")
         temp.close()
         files.append(temp.name)
@@ -182,19 +181,19 @@ def _helmfiles(paths: list[str], charts: list[str], out: TemplatePlan,
         if os.path.basename(path) not in helmfile.HELMFILE_NAMES:
             continue
         text = read(path)
-        releases, diags = helmfile.read(path, text or "", absolute, chart_dirs)
+        releases, diags = helmfile.read(path, text or "", absolute, chart_dirs, read)
         out.diagnostics.extend(diags)
         out.skip.add(path)
         for rel in releases:
-            consumed.update(os.path.abspath(f) for f in rel.values_files)
+            consumed.update(os.path.abspath(f) for f in rel.values_files + rel.templates)
             if rel.local_chart is not None:
                 root = next(c for c in charts if os.path.abspath(c) == rel.local_chart)
                 used_charts.add(rel.local_chart)
                 rendered = _chart(root, rel.name, rel.namespace, rel.values_files, rel.inline,
-                                  path, out, read)
+                                  out, read)
                 _skip_chart(root, paths, rendered, out.skip)
                 continue
-            full, _ = _values_of(None, rel.values_files, rel.inline, path, read, out.diagnostics)
+            full, _ = _values_of(None, rel.values_files, rel.inline, read, out.diagnostics)
             _from_values(full, rel.name, rel.namespace, path, f"release {rel.name}: chart "
                          f"{rel.chart} is not in the scan", out)
     out.skip.update(consumed & absolute)
@@ -283,7 +282,7 @@ def plan(files: list[SourceFile], helm_values: list[str],
         release = (cfg.release if cfg is not None else None) or \
             os.path.basename(os.path.abspath(root)) or "release"
         rendered = _chart(root, release, cfg.namespace if cfg is not None else None, values, [],
-                          "", out, read)
+                          out, read)
         _skip_chart(root, paths, rendered, out.skip)
     kustomize_builds.build([r for r in kusts if not any(_under(r, c) for c in charts)], paths,
                            out, read, cache)
