@@ -16,6 +16,8 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 
 from gpulint.model import Diagnostic
 
+_SafeLoader = _BaseLoader  # safe_load: standard tags only, as yaml.safe_load
+
 
 class _Loader(_BaseLoader):
     """The safe loader, reading application tags (CloudFormation's `!Ref`, `!Sub`…) as plain
@@ -82,6 +84,20 @@ def _too_deep_line(text: str) -> int | None:
     except yaml.YAMLError:
         return None  # reported with its line by the loader, which stops at the same place
     return None
+
+
+class TooDeep(yaml.YAMLError):
+    """YAML nested beyond MAX_NESTING_DEPTH, found before any composer recursed."""
+
+
+def safe_load(text: str) -> Any:
+    """One YAML document of repository text read outside the manifest loader (a Chart.yaml, a
+    kustomization, a values string), with the same depth bound checked first: libyaml's
+    composer would overflow the C stack, the pure-Python one the recursion limit."""
+    line = _too_deep_line(text)
+    if line is not None:
+        raise TooDeep(f"nested deeper than {MAX_NESTING_DEPTH} levels (line {line})")
+    return yaml.load(text, Loader=_SafeLoader)
 
 
 def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnostic]]:

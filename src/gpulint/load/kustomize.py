@@ -27,6 +27,7 @@ import yaml
 from gpulint.load import containment
 from gpulint.load import values as values_reader
 from gpulint.load.helm import run, spent
+from gpulint.load.kubernetes import safe_load as safe_yaml
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 _REMOTE = re.compile(r"^(https?://|git@|ssh://|github\.com/|gitlab\.com/|bitbucket\.org/)|\?ref=|"
@@ -86,7 +87,7 @@ def read_one(root: str, read: Callable[[str], str | None]) -> Kustomization:
     file = find_file(root) or os.path.join(root, KUSTOMIZATION_FILES[0])
     k = Kustomization(root, file, files=[file])
     try:
-        doc = yaml.safe_load(read(file) or "")
+        doc = safe_yaml(read(file) or "")
     except yaml.YAMLError as e:
         k.error = f"kustomization is not valid YAML: {getattr(e, 'problem', None) or e}"
         return k

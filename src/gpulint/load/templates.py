@@ -22,6 +22,7 @@ import yaml
 from gpulint.load import containment, helm, helmfile, kustomize, kustomize_builds, values_tree
 from gpulint.load import values as values_reader
 from gpulint.load.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
+from gpulint.load.kubernetes import safe_load as safe_yaml
 from gpulint.load.source import templated_line
 from gpulint.load.values_tree import Values
 from gpulint.model import Diagnostic, SourceFile
@@ -147,7 +148,7 @@ def _missing_dependencies(root: str, read: Callable[[str], str | None]) -> list[
     """Keys (alias or name) of the chart's dependencies that are not vendored under charts/:
     a renderer leaves them out, so their values are read instead."""
     try:
-        meta = yaml.safe_load(read(os.path.join(root, "Chart.yaml")) or "")
+        meta = safe_yaml(read(os.path.join(root, "Chart.yaml")) or "")
     except yaml.YAMLError:
         return []
     deps = meta.get("dependencies") if isinstance(meta, dict) else None

@@ -12,7 +12,12 @@ from typing import Any
 
 import yaml
 
-from gpulint.load.kubernetes import _Loader, node_graph_problem
+from gpulint.load.kubernetes import (
+    MAX_NESTING_DEPTH,
+    _Loader,
+    _too_deep_line,
+    node_graph_problem,
+)
 from gpulint.model import Diagnostic
 
 Path = tuple[Any, ...]  # keys and list indexes from the root
@@ -52,6 +57,10 @@ def _lines(node: Any, path: Path, out: dict[Path, int], seen: set[int]) -> None:
 def parse(path: str, text: str) -> tuple[list[tuple[Any, dict[Path, int]]], list[Diagnostic]]:
     """Every document of a YAML file with the line of each path in it."""
     docs: list[tuple[Any, dict[Path, int]]] = []
+    deep = _too_deep_line(text)  # before libyaml's composer recurses (and overflows the stack)
+    if deep is not None:
+        return docs, [Diagnostic(path, deep, f"values not read: nested deeper than "
+                                             f"{MAX_NESTING_DEPTH} levels", "info")]
     loader = _Loader(text)
     try:
         while True:

@@ -25,6 +25,7 @@ from gpulint.facts.kubernetes.kinds import (
     scalar,
 )
 from gpulint.facts.model_decl import ModelDecl, from_command, server_from_image
+from gpulint.load.kubernetes import safe_load as safe_yaml
 from gpulint.model import Unknown
 
 _KAITO = "kaito.sh"
@@ -39,7 +40,7 @@ def _vllm_args(ctx: Context, namespace: str | None, name: Any) -> list[str]:
     """KAITO's `inference.config` ConfigMap: `inference_config.yaml` → its `vllm:` flags."""
     data = ctx.config_maps.get(namespace, name) if ctx.config_maps and name else None
     try:
-        parsed = yaml.safe_load((data or {}).get("inference_config.yaml") or "")
+        parsed = safe_yaml((data or {}).get("inference_config.yaml") or "")
     except yaml.YAMLError:
         return []
     args: list[str] = []

@@ -25,6 +25,7 @@ import yaml
 from gpulint.load import values as values_reader
 from gpulint.load import values_tree
 from gpulint.load.kubernetes import K8sObject
+from gpulint.load.kubernetes import safe_load as safe_yaml
 from gpulint.load.values_tree import Path, Values
 from gpulint.model import Diagnostic, Resource, Unknown
 from gpulint.terraform.expressions import Scope, evaluate
@@ -224,7 +225,7 @@ def typed(value: Any, type_: Any) -> Any:
     if not isinstance(value, str) or type_ == "string":
         return value
     try:
-        parsed = yaml.safe_load(value)
+        parsed = safe_yaml(value)
     except yaml.YAMLError:
         return value
     return parsed if isinstance(parsed, (str, int, float, bool)) else value
