@@ -278,3 +278,30 @@ spec:
     assert pod.facts["cost.monthly"] == round(ondemand * HOURS, 2)
     assert "aws g6e.2xlarge us-west-2 (region of cluster eks)" in pod.facts["cost.basis"]
     assert found["NodePool/gpu"].facts["cost.region"] == "us-west-2"
+
+
+def test_a_pod_without_the_toleration_is_told_which_taint_keeps_it_off(tmp_path: Path) -> None:
+    path = _write(tmp_path, """
+clusters:
+  - name: batch
+    cloud: azure
+    region: westeurope
+    paths: ["apps/research/**"]
+    node_pools:
+      - {name: a100, instance_type: Standard_NC24ads_A100_v4,
+         taints: ["nvidia.com/gpu=present:NoSchedule"]}
+""")
+    (path / "apps" / "research" / "notebook.yaml").write_text("""\
+apiVersion: v1
+kind: Pod
+metadata: {name: no-toleration, namespace: research}
+spec:
+  containers:
+    - name: c
+      resources: {limits: {nvidia.com/gpu: 1}}
+""")
+    result = scan.run([str(path)], [], _settings(path / ".gpulint.yaml"))
+    res = next(r for r in result.resources if r.address == "Pod/research/no-toleration")
+    assert res.facts["node_pool"] == Unknown(
+        "does not tolerate its taint nvidia.com/gpu=present:NoSchedule on batch/a100 (its "
+        "cluster's pools with its accelerator), so it cannot be scheduled")

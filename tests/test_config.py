@@ -294,7 +294,7 @@ def test_every_commented_example_in_the_starter_is_valid() -> None:
                             for line in starter().splitlines())
     data = yaml.safe_load(uncommented)
     assert config.validate(data) == []
-    assert {"regions", "models", "usage_hours", "thresholds", "rules_dirs"} <= set(data)
+    assert {"regions", "models", "usage_hours", "thresholds", "rules_dirs", "clusters"} <= set(data)
 
 
 def test_cost_threshold_is_the_diff_default(repo: Path) -> None:

@@ -130,6 +130,20 @@ def by_accelerator(res: Resource, sel: NodeSelection, pools: Iterable[Target]) -
     return out
 
 
+def untolerated_pools(res: Resource, sel: NodeSelection, pools: list[Target]) -> str | None:
+    """Why a pod that names no node label cannot land on any of its cluster's pools with its
+    accelerator: it does not tolerate their taints. None when there is no such pool."""
+    anything = NodeSelection(tolerations=[{"operator": "Exists"}])
+    blocked = by_accelerator(res, anything, pools)
+    if not blocked:
+        return None
+    taints = sorted({f"{t['key']}={t['value'] or ''}:{t['effect']}"
+                     for target, _ in blocked for t in untolerated(sel, target)})
+    names = ", ".join(target.address for target, _ in blocked)
+    return (f"does not tolerate its taint {', '.join(taints)} on {names} (its cluster's pools with "
+            "its accelerator), so it cannot be scheduled")
+
+
 def apply_cluster(res: Resource, cluster: Cluster) -> None:
     """The cluster's name, and its cloud and region where the linked pool does not give one."""
     res.facts["cluster"] = cluster.name

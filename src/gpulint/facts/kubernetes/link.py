@@ -132,6 +132,10 @@ def _link(res: Resource, sel: NodeSelection, targets: list[tuple[NodeTarget, Res
     if not found and by_tolerations and declared_clusters.names_no_label(sel):
         found = declared_clusters.by_accelerator(res, sel, targets)
         what = "its tolerations let it onto"
+        blocked = None if found else declared_clusters.untolerated_pools(res, sel, targets)
+        if blocked:
+            res.set_fact("node_pool", Unknown(blocked))
+            return
     if not found:
         _blocked_by_taints(res, sel, targets)
     elif len(found) > 1:
