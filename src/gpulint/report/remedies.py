@@ -13,8 +13,9 @@ _FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for
     (r"variable (\S+) is not declared", 'declare variable "{0}" or fix the reference'),
     (r"known only after apply",
      "scan a plan: terraform show -json tfplan > plan.json; gpulint scan plan.json"),
-    (r"not a local or downloaded module",
+    (r"is not local and not downloaded|not a local or downloaded module",
      "run terraform init so the module is under .terraform/modules"),
+    (r"local module directory (\S+) does not exist", "fix the module's source path {0}"),
     (r"no node selector or required affinity names",
      "declare the cluster and its GPU node pools under `clusters:` in the configuration (a "
      "pod that picks nodes by tolerations is priced from them), or add a nodeSelector naming "

@@ -144,6 +144,21 @@ def _eval(expr: Expr, scope: Scope) -> Any:
     return Unknown("unsupported expression")
 
 
+def type_name(value: Any) -> str:
+    """A value's kind as Terraform names it, for messages (never a Python type name)."""
+    if value is None:
+        return "a null value"
+    if isinstance(value, bool):
+        return "a bool"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return "an object" if isinstance(value, dict) else "a value of unknown type"
+
+
 def get_attr(value: Any, name: str, expr: Any = None) -> Any:
     if isinstance(value, Unknown):
         return value
@@ -151,7 +166,7 @@ def get_attr(value: Any, name: str, expr: Any = None) -> Any:
         if name in value:
             return value[name]
         return Unknown(f"attribute '{name}' not found")
-    return Unknown(f"cannot read attribute '{name}' of a {type(value).__name__}")
+    return Unknown(f"cannot read attribute '{name}' of {type_name(value)}")
 
 
 def index(value: Any, key: Any) -> Any:
@@ -167,7 +182,7 @@ def index(value: Any, key: Any) -> Any:
             return value[int(key)]
         except (ValueError, TypeError, IndexError):
             return Unknown(f"index {key!r} out of range")
-    return Unknown(f"cannot index a {type(value).__name__}")
+    return Unknown(f"cannot index {type_name(value)}")
 
 
 def _splat(expr: Splat, scope: Scope) -> Any:
@@ -196,7 +211,7 @@ def _number(v: Any) -> Any:
         return bounds.check(v)
     if isinstance(v, str):
         return bounds.parse_number(v)
-    return Unknown(f"{type(v).__name__} is not a number")
+    return Unknown(f"{type_name(v)} is not a number")
 
 
 def _to_string(v: Any) -> str:

@@ -70,7 +70,7 @@ module "downloaded" {
 }
 
 # One that was not is reported as not evaluated.
-# expect-note: is not local and not downloaded under .terraform/modules: not evaluated
+# expect-note: is not local and not downloaded under .terraform/modules (1 call)
 module "remote" {
   source  = "acme/other/aws"
   version = "3.0.0"

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from gpulint.facts.terraform.unfollowed import grouped_notes
 from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.module import LoadResult, ModuleCallNote, RemoteCall
 from gpulint.terraform.values import ValueView
@@ -266,32 +267,36 @@ def recognise(source: Any) -> Expander | None:
 
 def expand_calls(loaded: LoadResult) -> LoadResult:
     """The load result with recognised remote calls expanded into resource instances and the
-    others noted as not evaluated, each where the call came in the load."""
+    others noted as not evaluated (once per module source), each where the call came in the
+    load."""
     resources, notes = list(loaded.resources), list(loaded.notes)
     diagnostics = list(loaded.diagnostics)
+    pending: list[tuple[int, RemoteCall, ModuleCallNote]] = []
+    unfollowed: list[tuple[int, RemoteCall]] = []
     # Last call first, so the positions of earlier ones still hold.
-    for call in reversed(loaded.remote_calls):
+    for index, call in reversed(list(enumerate(loaded.remote_calls))):
+        if recognise(call.source) is None:
+            unfollowed.append((index, call))
+            continue
         try:
             expanded = _expand_call(call)
         except RecursionError:
             diagnostics.append(Diagnostic(call.path, call.line, f"{call.address} not evaluated: "
                                           "expressions nested too deeply"))
             continue
-        at_resource, at_note = call.position
         if isinstance(expanded, ModuleCallNote):
-            notes.insert(at_note, expanded)
+            pending.append((index, call, expanded))
         else:
-            resources[at_resource:at_resource] = expanded
+            resources[call.position[0]:call.position[0]] = expanded
+    for _, call, note in sorted(pending + grouped_notes(unfollowed), key=lambda p: -p[0]):
+        notes.insert(call.position[1], note)
     return replace(loaded, resources=resources, notes=notes, diagnostics=diagnostics,
                    remote_calls=[])
 
 
 def _expand_call(call: RemoteCall) -> list[ResourceInstance] | ModuleCallNote:
     known = recognise(call.source)
-    if known is None:
-        return ModuleCallNote(call.address, call.path, call.line,
-                              f"module source {call.source!r} is not local and not downloaded "
-                              "under .terraform/modules: not evaluated")
+    assert known is not None  # expand_calls notes the calls it does not recognise
     if isinstance(call.instances, Unknown):
         return ModuleCallNote(call.address, call.path, call.line,
                               f"module call not expanded: {call.instances.reason}")
