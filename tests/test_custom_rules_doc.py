@@ -31,7 +31,7 @@ def test_worked_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     (tmp_path / "infra" / "main.tf").write_text(_blocks("hcl")[0])
     rule = rules / "org-large-gpu-needs-approval.yaml"
     run = CliRunner().invoke(cli, ["validate-rules", str(rule)])
-    assert run.exit_code == 0 and "1 rule file(s) valid" in run.stdout
+    assert run.exit_code == 0 and "1 rule file valid" in run.stdout
     run = CliRunner().invoke(cli, ["scan", "infra", "--rules-dir", "policies/gpulint"])
     console = _blocks("console")[0]
     shown = console.split("$ gpulint scan infra --rules-dir policies/gpulint\n")[1]

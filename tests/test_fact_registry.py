@@ -42,7 +42,8 @@ def test_every_fact_is_a_placeholder_and_the_names_match_what_is_rendered() -> N
     assert sorted(rendered) == sorted(registry.placeholder_names())
     for name in registry.BY_NAME:
         assert name.replace(".", "_") in rendered
-    assert set(rendered.values()) <= {"a", "t", "p", "?"}  # nothing known shows as '?'
+    # Nothing known shows as "?", an amount as "not priced".
+    assert set(rendered.values()) <= {"a", "t", "p", "?", "not priced"}
 
 
 def test_placeholders_render_known_values() -> None:

@@ -291,7 +291,9 @@ def validate_rules(files: tuple[str, ...]) -> None:
     if problems:
         click.echo("\n".join(problems), err=True)
         sys.exit(EXIT_USAGE)
-    click.echo(f"{len(files)} rule file(s) valid")
+    from gpulint.units import plural
+
+    click.echo(f"{plural(len(files), 'rule file')} valid")
 
 
 def _global_debug(args: list[str]) -> tuple[list[str], bool]:

@@ -12,6 +12,7 @@ import click
 
 from gpulint import providers
 from gpulint.cli.options import use_catalog
+from gpulint.units import plural
 
 
 def _entries(provider: str | None) -> list[tuple[str, Any]]:
@@ -170,7 +171,8 @@ def lookup(query: str | None, provider: str | None, region: str | None, all_regi
         return
     text = _text(records, meta, all_regions or bool(region))
     if unpriced:
-        text = (f"{len(unpriced)} matching type(s) have no price in {region}: "
+        have = "has" if len(unpriced) == 1 else "have"
+        text = (f"{plural(len(unpriced), 'matching type')} {have} no price in {region}: "
                 f"{', '.join(unpriced)}\n") + text
     click.echo(text, nl=False)
 

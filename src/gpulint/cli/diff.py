@@ -13,6 +13,7 @@ from gpulint.cli.options import build_settings, scan_flags
 from gpulint.cli.output import output_option
 from gpulint.load.reader import TOOL_FILE_LIMIT, read_file_text
 from gpulint.reporters.tables import markdown_table, text_table
+from gpulint.units import plural
 from gpulint.units import usd as money
 
 HEADERS = ("Change", "Resource", "Location", "Before", "After", "Delta")
@@ -78,10 +79,10 @@ def render_text(d: dict[str, Any], verbose: bool = False) -> str:
                     if e.get(side):
                         out.append(f"    {side.split('_')[0]}: {e[side]}")
     if unchanged and not verbose:
-        out.append(f"{unchanged} GPU resource(s) unchanged.")
+        out.append(f"{plural(unchanged, 'GPU resource')} unchanged.")
     if d["unpriced_changes"]:
-        out.append(f"{d['unpriced_changes']} changed resource(s) could not be priced; the total "
-                   "counts priced resources only.")
+        out.append(f"{plural(d['unpriced_changes'], 'changed resource')} could not be priced; "
+                   "the total counts priced resources only.")
     for title, key in (("New findings", "new_findings"), ("Fixed findings", "fixed_findings")):
         if d[key]:
             out += ["", f"{title} ({len(d[key])})"] + ["  " + _finding_line(f) for f in d[key]]
@@ -101,7 +102,7 @@ def render_markdown(d: dict[str, Any]) -> str:
     else:
         out.append("No GPU resource changed.")
     if d["unpriced_changes"]:
-        out += ["", f"{d['unpriced_changes']} changed resource(s) could not be priced."]
+        out += ["", f"{plural(d['unpriced_changes'], 'changed resource')} could not be priced."]
     for title, key in (("New findings", "new_findings"), ("Fixed findings", "fixed_findings")):
         if d[key]:
             out += ["", f"### {title} ({len(d[key])})", ""]

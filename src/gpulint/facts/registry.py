@@ -225,22 +225,23 @@ def placeholder_names() -> list[str]:
     """Every placeholder a rule message may use."""
     names = [*RESOURCE_PLACEHOLDERS, *ALIASES]
     names += [p for p in map(placeholder_name, BY_NAME) if p not in names]
-    names.append("alternative_monthly")
+    names += ["alternative_monthly", "cost_per_month"]
     return names
 
 
 def _text(value: Any, kind: str) -> str:
+    if kind == "usd":  # an amount is never shown as "?"
+        return usd_whole(value) if isinstance(value, (int, float)) else "not priced"
     if isinstance(value, Unknown) or value is None:
         return "?"
-    if kind == "usd":
-        return usd_whole(value) if isinstance(value, (int, float)) else "?"
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
 
 
 def placeholders(res: Resource) -> dict[str, str]:
-    """Every placeholder's text for one resource; unknown or absent values show as '?'."""
+    """Every placeholder's text for one resource; unknown or absent values show as '?', an
+    amount as 'not priced'."""
     f = res.facts
     out = {"address": res.address, "type": res.type, "path": res.path}
     for fact in FACTS:
@@ -251,6 +252,9 @@ def placeholders(res: Resource) -> dict[str, str]:
     alt = f.get("alternative.sizing")
     out["alternative_monthly"] = _text(alt.monthly if isinstance(alt, Alternative) else None,
                                        "usd")
+    monthly = f.get("cost.monthly")
+    out["cost_per_month"] = (f"{usd_whole(monthly)}/month" if isinstance(monthly, (int, float))
+                             else "not priced")
     return out
 
 
@@ -335,8 +339,9 @@ def docs_table() -> str:
                     f"| `{{{placeholder_name(f.name)}}}` |")
     rows += ["", "Short placeholder names (kept for existing rules): " + ", ".join(
         f"`{{{a}}}` = `{n[0]}`" for a, n in ALIASES.items()) + "; `{alternative_monthly}` is "
-        "the monthly price of `alternative.sizing`; `{address}`, `{type}` and `{path}` are the "
-        "resource's own.", "", DOCS_END]
+        "the monthly price of `alternative.sizing`; `{cost_per_month}` is `$2,921/month`, or "
+        "`not priced` (an amount that is not known shows as `not priced`, never `?`); "
+        "`{address}`, `{type}` and `{path}` are the resource's own.", "", DOCS_END]
     return "\n".join(rows)
 
 

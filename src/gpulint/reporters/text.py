@@ -7,7 +7,6 @@ from typing import Any
 
 from gpulint.reporters.wrap import fit, keep
 from gpulint.units import plural, usd_whole
-from gpulint.units import usd as money
 
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m", "dim": "\033[2m",
             "bold": "\033[1m", "reset": "\033[0m"}
@@ -138,13 +137,18 @@ def _diagnostics(report: dict[str, Any], c: Colour,
     return out
 
 
+def _whole(v: Any) -> str:
+    """Whole dollars in the resource list (cents stay in the price bases)."""
+    return usd_whole(v) if isinstance(v, (int, float)) else "not priced"
+
+
 def _resource(r: dict[str, Any], c: Colour, verbose: bool) -> list[str]:
     what = r["instance_type"] or (f"{r['gpu_count'] or '?'}× {r['gpu_model'] or 'GPU'}")
-    cost = money(r["monthly_cost_usd"])
+    cost = _whole(r["monthly_cost_usd"])
     top = r.get("monthly_cost_max_usd")
     if top is not None and r["monthly_cost_usd"] is not None and top != r["monthly_cost_usd"]:
         # Autoscaling pools are priced at their minimum size; say so and show the ceiling.
-        cost = f"{cost}/month at the minimum {r['replicas']['min']}, up to {money(top)}"
+        cost = f"{cost}/month at the minimum {r['replicas']['min']}, up to {_whole(top)}"
     count = f" × {r['count']:g}" if isinstance(r.get("count"), (int, float)) else ""
     cost = f"{cost}/month" if r["monthly_cost_usd"] is not None else cost
     out = fit(f"{keep(r['path'] + ':' + str(r['line']))} {r['address']}  {keep(what + count)} "
@@ -153,7 +157,7 @@ def _resource(r: dict[str, Any], c: Colour, verbose: bool) -> list[str]:
     if change and change.get("actions") not in (["no-op"], ["read"]):
         # From a Terraform plan: what the change does, and the cost before it.
         before = change.get("monthly_cost_before_usd")
-        was = f", was {money(before)}/month" if before is not None else ""
+        was = f", was {_whole(before)}/month" if before is not None else ""
         out += fit(f"plan: {'/'.join(change['actions'])}{was}", "      ", "        ")
     if verbose and r.get("price_basis"):
         out += [c("dim", line) for line in fit(r["price_basis"], "      ", "        ")]
@@ -232,6 +236,7 @@ def price_note(report: dict[str, Any]) -> str:
     cat = report["catalog"]
     overrides = cat.get("pricing_overrides")
     kind = f"list prices with overrides from {overrides}" if overrides else "list prices"
-    return (f"Prices: {kind} as of {cat['date']} (catalog {cat.get('origin') or '?'}; source "
-            f"{cat.get('source') or '?'}), {report['hours_per_month']:g} h/month unless noted, USD."
+    origin, source = cat.get("origin") or "unknown", cat.get("source") or "unknown"
+    return (f"Prices: {kind} as of {cat['date']} (catalog {origin}; source {source}), "
+            f"{report['hours_per_month']:g} h/month unless noted, USD."
             + (f" Note: {cat['stale_note']}." if cat.get("stale_note") else ""))
