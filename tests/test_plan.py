@@ -97,5 +97,5 @@ def test_text_report_shows_the_plan_change() -> None:
 
     path = os.path.relpath(os.path.join(CASES, "mixed", "plan.json"))
     out = text.render(report.build(scan.run([path], []), 730), verbose=True)
-    assert "plan: update, was $734.38/month" in out
+    assert "plan: update, was $734/month" in out
     assert "plan: create" in out
