@@ -116,3 +116,14 @@ def test_crds_are_dropped_before_parsing() -> None:
     deployment = (DATA / "base" / "deployment.yaml").read_text()
     out = kustomize.without_crds(f"{crd}---\n{deployment}---\n{crd}")
     assert "CustomResourceDefinition" not in out and "nvidia.com/gpu: 1" in out
+
+
+def test_crd_documents_of_plain_files_are_not_parsed_and_lines_are_kept(tmp_path: Path) -> None:
+    crd = (DATA / "base" / "crds.yaml").read_text()
+    deployment = (DATA / "base" / "deployment.yaml").read_text()
+    # A CRD bundle with a broken document would cost a parse error; it is never parsed.
+    (tmp_path / "bundle.yaml").write_text(f"{crd}---\n{deployment}---\n{crd}  bad: [\n")
+    result = scan.run([str(tmp_path)], [])
+    (res,) = result.resources
+    assert res.line == crd.count("\n") + 2  # the Deployment's own line
+    assert result.diagnostics == []

@@ -256,6 +256,20 @@ def without_templated_documents(
     return "".join(out), lines
 
 
+_CRD = re.compile(r"^kind:[ \t]*[\"']?CustomResourceDefinition[\"']?[ \t]*(#.*)?$", re.MULTILINE)
+
+
+def without_crds(text: str) -> str:
+    """The text with its CustomResourceDefinition documents blanked (line numbers kept): they
+    declare no workload and nothing reads them, and operator bundles ship megabytes of them,
+    which would otherwise be most of a scan's YAML parsing."""
+    if "CustomResourceDefinition" not in text:
+        return text
+    starts = [0, *(m.start() for m in _DOC_START.finditer(text) if m.start() > 0)]
+    parts = [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+    return "".join("\n" * p.count("\n") if _CRD.search(p) else p for p in parts)
+
+
 def looks_like_kubernetes(text: str) -> bool:
     """Cheap test before a full parse: manifests name both apiVersion and kind."""
     return "apiVersion" in text and "kind" in text

@@ -89,11 +89,14 @@ def _prepare(root: str, variant: str | None, graph: kustomize.Graph, plan: Templ
     return _Build(root, variant, node.file, files, key, cache, kustomize.cached(cache, key))
 
 
-def _emit(build: _Build, plan: TemplatePlan, read: Callable[[str], str | None]) -> None:
+def _emit(build: _Build, plan: TemplatePlan, read: Callable[[str], str | None],
+          declared: dict[str, list[tuple[str, str, int]]]) -> None:
     origin: dict[tuple[str, str], tuple[str, int]] = {}
     for path in build.files:
         text = read(path)
-        for kind, name, line in _declared(path, text) if text else []:
+        if path not in declared:  # a base is an input of every overlay: read it once
+            declared[path] = _declared(path, text) if text else []
+        for kind, name, line in declared[path]:
             origin.setdefault((kind, name), (path, line))
     objects, diags = load_documents(build.name, build.out or "")
     plan.diagnostics.extend(Diagnostic(build.name, d.line, f"kustomize output: {d.message}",
@@ -143,10 +146,11 @@ def build(roots: list[str], paths: list[str], out: TemplatePlan,
                 continue
             build.out = kustomize.without_crds(built)
             kustomize.store(build.cache, build.key, build.out)
+    declared: dict[str, list[tuple[str, str, int]]] = {}
     for build in builds:
         if build.out is None:
             continue
-        _emit(build, out, read)
+        _emit(build, out, read, declared)
         out.skip.update(p for p in paths if _under(p, build.root) and p not in out.skip)
         out.skip.update(os.path.abspath(f) for f in build.files)
     if cache is not None:

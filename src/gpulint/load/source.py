@@ -153,11 +153,13 @@ def _parse_yaml(text: str) -> Parsed:
     from gpulint.load.kubernetes import (
         load_documents,
         looks_like_kubernetes,
+        without_crds,
         without_templated_documents,
     )
 
     if not looks_like_kubernetes(text):
         return Parsed("kubernetes")
+    text = without_crds(text)
     skipped: list[tuple[int | None, str, str]] = []
     if templated_line(text) is not None:
         # Skip the templated documents only: the plain ones of the same file are manifests.
