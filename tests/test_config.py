@@ -166,8 +166,11 @@ def test_inline_pricing_overrides_and_their_errors(repo: Path) -> None:
     assert "override .gpulint.yaml:4 (aws g5.xlarge" in _costs()["aws_instance.untagged"][2]
     (repo / ".gpulint.yaml").write_text("pricing_overrides: {overrides: [{provider: ibm}]}\n")
     result = _invoke("scan", "infra")
-    assert result.exit_code == 2 and ".gpulint.yaml:1: provider must be one of aws, gcp or " \
-        "azure, got 'ibm'" in result.stderr
+    assert result.exit_code == 2 and ".gpulint.yaml:1: overrides[0].provider: must be one of " \
+        "aws, gcp or azure, got 'ibm'" in result.stderr
+    # Every problem at once: the same override also lacks its price.
+    assert ".gpulint.yaml:1: overrides[0]: set exactly one of discount_percent or hourly_usd" \
+        in result.stderr
 
 
 # --- errors ----------------------------------------------------------------------------------

@@ -72,8 +72,9 @@ def test_apply_and_describe(rules: object) -> None:
 
 
 @pytest.mark.parametrize("body,message", [
-    ("overrides:\n  - provider: oracle\n    discount_percent: 5\n", "prices.yaml:2: provider must"),
-    ("overrides:\n  - provider: aws\n", "prices.yaml:2: set exactly one of"),
+    ("overrides:\n  - provider: oracle\n    discount_percent: 5\n",
+     "prices.yaml:2: overrides\\[0\\].provider: must"),
+    ("overrides:\n  - provider: aws\n", "prices.yaml:2: overrides\\[0\\]: set exactly one of"),
     ("overrides:\n  - provider: aws\n    discount_percent: 5\n    hourly_usd: 1\n",
      "exactly one"),
     ("overrides:\n  - provider: aws\n    discount_percent: 120\n", "below 100"),
@@ -81,7 +82,7 @@ def test_apply_and_describe(rules: object) -> None:
     ("overrides:\n  - provider: aws\n    hourly_usd: cheap\n", "must be a number"),
     ("overrides:\n  - provider: aws\n    discount: 5\n", "unknown key(s): discount"),
     ("overrides:\n  - provider: aws\n    capacity: reserved\n    discount_percent: 5\n",
-     "capacity must be one of"),
+     "capacity: must be one of"),
     ("overrides:\n  - provider: aws\n    family: p4\n    instance_type: p4d.24xlarge\n"
      "    discount_percent: 5\n", "either family or instance_type"),
     ("discounts: []\n", "prices.yaml:1: expected a mapping with an 'overrides' list"),

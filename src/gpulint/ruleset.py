@@ -186,7 +186,8 @@ def load_rule_file(path: str, check: bool = True) -> Rule:
     """One rule file; `check=False` skips the schema (built-in rules: tests validate them, and
     importing jsonschema would cost every run a fifth of a second)."""
     try:
-        data = yaml.safe_load(read_file_text(path))
+        text = read_file_text(path)
+        data = yaml.safe_load(text)
     except OSError as e:
         raise RuleError(f"{path}: cannot read rule file: {e}") from None
     except yaml.YAMLError as e:
@@ -195,7 +196,9 @@ def load_rule_file(path: str, check: bool = True) -> Rule:
         raise RuleError(f"{path}{line}: invalid YAML: {getattr(e, 'problem', e)}") from None
     problems = validate(data, path) if check else []
     if problems:
-        raise RuleError(f"{path}: invalid rule\n  " + "\n  ".join(problems))
+        where = _key_lines(text)
+        raise RuleError(f"{path}: invalid rule\n" + "\n".join(
+            f"  {_line_of(problem, where, path)}{problem}" for problem in problems))
     return Rule(
         id=data["id"], summary=data["summary"], severity=Severity(data["severity"]),
         category=data["category"], applies_to=tuple(data["applies_to"]), match=data["match"],
@@ -204,6 +207,39 @@ def load_rule_file(path: str, check: bool = True) -> Rule:
         deprecated_options=data.get("deprecated_options") or {},
         references=tuple(data.get("references") or ()), path=path, short=data.get("short") or "",
     )
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """The 1-based line of every key path (`match/all/0`) of a rule file's YAML."""
+    out: dict[str, int] = {}
+
+    def walk(node: Any, at: str) -> None:
+        out.setdefault(at, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                child = f"{at}/{key.value}" if at else str(key.value)
+                out[child] = key.start_mark.line + 1
+                walk(value, child)
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                walk(item, f"{at}/{i}" if at else str(i))
+
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return out
+    if node is not None:
+        walk(node, "")
+    return out
+
+
+def _line_of(problem: str, lines: dict[str, int], path: str) -> str:
+    """`path:line: ` for a problem `at KEY/PATH: …`, the nearest enclosing key that has a line."""
+    key = problem[3:].split(": ", 1)[0] if problem.startswith("at ") else ""
+    while key and key not in lines:
+        key = key.rpartition("/")[0]
+    line = lines.get(key) or lines.get("")
+    return f"{path}:{line}: " if line else ""
 
 
 def rule_files(directory: str) -> list[str]:

@@ -44,6 +44,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "explain-model": "gpulint.cli.explain:explain_model",
     "baseline": "gpulint.cli.baseline:baseline",
     "init": "gpulint.cli.init:init",
+    "validate-rules": "gpulint.cli.validate_rules:validate_rules",
 }
 
 
@@ -274,26 +275,6 @@ def rules_show(ctx: click.Context, rule_id: str) -> None:
 
 def _indent(text: str) -> str:
     return "\n".join("    " + line for line in text.rstrip().splitlines()) + "\n"
-
-
-@cli.command("validate-rules")
-@click.argument("files", nargs=-1, type=click.Path())
-def validate_rules(files: tuple[str, ...]) -> None:
-    """Check rule files against the rule schema; report every problem at once."""
-    from gpulint.ruleset import RuleError, load_rule_file
-
-    problems = []
-    for path in files:
-        try:
-            load_rule_file(path)
-        except RuleError as e:
-            problems.append(str(e))
-    if problems:
-        click.echo("\n".join(problems), err=True)
-        sys.exit(EXIT_USAGE)
-    from gpulint.units import plural
-
-    click.echo(f"{plural(len(files), 'rule file')} valid")
 
 
 def _global_debug(args: list[str]) -> tuple[list[str], bool]:

@@ -134,46 +134,62 @@ def from_mapping(data: Any, origin: str, line: int | None = None,
                              f"{', '.join(sorted(map(str, unknown_top)))}")
     items = data["overrides"]
     lines = [*item_lines, *[None] * (len(items) - len(item_lines))]
-    return PricingOverrides(origin, tuple(_rule(item, at, origin)
-                                          for item, at in zip(items, lines, strict=True)))
+    rules, problems = [], []
+    for i, (item, at) in enumerate(zip(items, lines, strict=True)):
+        try:  # every override's problems at once, not the first file-wide
+            rules.append(_rule(item, at, origin, i))
+        except OverridesError as e:
+            problems.append(str(e))
+    if problems:
+        raise OverridesError("\n".join(problems))
+    return PricingOverrides(origin, tuple(rules))
 
 
 def _at(origin: str, line: int | None) -> str:
     return f"{origin}:{line}" if line is not None else origin
 
 
-def _rule(item: Any, line: int | None, origin: str) -> Override:
-    def fail(msg: str) -> OverridesError:
-        return OverridesError(f"{_at(origin, line)}: {msg}")
+def _rule(item: Any, line: int | None, origin: str, index: int = 0) -> Override:
+    """One override; OverridesError lists all its problems, one line each with the file, the
+    override's line and the key path (`overrides[2].capacity`)."""
+    problems: list[str] = []
+
+    def fail(msg: str, key: str = "") -> None:
+        path = f"overrides[{index}]" + (f".{key}" if key else "")
+        problems.append(f"{_at(origin, line)}: {path}: {msg}")
 
     if not isinstance(item, dict):
-        raise fail("each override must be a mapping")
+        fail("each override must be a mapping")
+        raise OverridesError("\n".join(problems))
     unknown = set(item) - _KEYS
     if unknown:
-        raise fail(f"unknown key(s): {', '.join(sorted(map(str, unknown)))}; "
-                   f"expected: {', '.join(sorted(_KEYS))}")
+        fail(f"unknown key(s): {', '.join(sorted(map(str, unknown)))}; "
+             f"expected: {', '.join(sorted(_KEYS))}")
     provider = str(item.get("provider", "")).lower()
     if provider not in PROVIDERS:
-        raise fail(f"provider must be one of {providers.listing()}, got {item.get('provider')!r}")
+        fail(f"must be one of {providers.listing()}, got {item.get('provider')!r}", "provider")
     if "family" in item and "instance_type" in item:
-        raise fail("give either family or instance_type, not both")
+        fail("give either family or instance_type, not both")
     capacity = str(item.get("capacity", "on-demand")).lower()
     if capacity not in CAPACITIES:
-        raise fail(f"capacity must be one of {', '.join(CAPACITIES)}, got {item['capacity']!r}")
+        fail(f"must be one of {', '.join(CAPACITIES)}, got {item['capacity']!r}", "capacity")
     has_discount, has_rate = "discount_percent" in item, "hourly_usd" in item
-    if has_discount == has_rate:
-        raise fail("set exactly one of discount_percent or hourly_usd")
     key = "discount_percent" if has_discount else "hourly_usd"
-    value = item[key]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise fail(f"{key} must be a number, got {value!r}")
-    if has_discount and not 0 <= value < 100:
-        raise fail(f"discount_percent must be at least 0 and below 100, got {value:g}")
-    if has_rate and value < 0:
-        raise fail(f"hourly_usd must not be negative, got {value:g}")
+    value = item.get(key)
+    if has_discount == has_rate:
+        fail("set exactly one of discount_percent or hourly_usd")
+    elif isinstance(value, bool) or not isinstance(value, (int, float)):
+        fail(f"must be a number, got {value!r}", key)
+    elif has_discount and not 0 <= value < 100:
+        fail(f"must be at least 0 and below 100, got {value:g}", key)
+    elif has_rate and value < 0:
+        fail(f"must not be negative, got {value:g}", key)
     for name in ("family", "instance_type"):
         if name in item and (not isinstance(item[name], str) or not item[name]):
-            raise fail(f"{name} must be a non-empty string")
+            fail("must be a non-empty string", name)
+    if problems:
+        raise OverridesError("\n".join(problems))
+    assert isinstance(value, (int, float))
     return Override(provider=provider, family=item.get("family"),
                     instance_type=item.get("instance_type"), capacity=capacity,
                     discount_percent=float(value) if has_discount else None,
