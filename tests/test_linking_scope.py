@@ -113,3 +113,30 @@ def test_home_of_a_module_pool_is_its_root_modules_directory() -> None:
 def test_a_home_covers_its_subtree_only(workload: str, covered: bool) -> None:
     res = Resource("Deployment/x", "Deployment", workload, 1, "kubernetes")
     assert scope.covers(os.path.abspath("repo/sample"), res) is covered
+
+
+def _subdirectories(root: str) -> list[str]:
+    return sorted(os.path.join(root, top, sub) for top in os.listdir(root)
+                  if os.path.isdir(os.path.join(root, top))
+                  for sub in os.listdir(os.path.join(root, top))
+                  if os.path.isdir(os.path.join(root, top, sub)))
+
+
+@pytest.fixture(scope="module")
+def fixture_tree() -> dict[tuple[str, str], Resource]:
+    result = scan.run([os.path.join(TESTS, "fixtures")], [])
+    return {(r.path, r.address): r for r in result.resources}
+
+
+@pytest.mark.parametrize("directory", _subdirectories(os.path.join(TESTS, "fixtures")),
+                         ids=os.path.basename)
+def test_every_fixture_directory_links_the_same_alone_and_in_the_whole_tree(
+        fixture_tree: dict[tuple[str, str], Resource], directory: str) -> None:
+    """The linking facts of a directory's workloads do not depend on what else is scanned."""
+    for res in scan.run([directory], []).resources:
+        whole = fixture_tree.get((res.path, res.address))
+        if whole is None:
+            continue  # a chart release named after the scan root: another resource
+        for fact in ("node_pool", "cost.cloud", "cost.region", "node.gpu_shortfall"):
+            assert res.facts_by_name.get(fact) == whole.facts_by_name.get(fact), \
+                (res.address, fact)
