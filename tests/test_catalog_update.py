@@ -192,7 +192,7 @@ def test_update_installs_and_the_next_scan_uses_the_new_prices(site: Site, data_
                              "gcp/accelerators.csv 2026-11-23, azure/vms.csv 2026-11-23)")
     assert cat["stale_note"] is None
     code, text, _ = run("scan", str(tmp_path / "infra"), "--no-cache", "--fail-on", "never", "-v")
-    assert "as of 2026-11-23" in text and f"{base} (aws/vms.csv 2026-11-23," in text
+    assert "list prices of aws 2026-11-23" in text and f"{base} (aws/vms.csv 2026-11-23," in text
 
 
 def test_update_reports_new_types(site: Site, data_dir: Path) -> None:

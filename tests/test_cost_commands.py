@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from gpulint import units
 from gpulint.cli import cli
 from gpulint.pricing import catalog
+from gpulint.pricing.catalog_sources import provider_label
 
 HERE = os.path.join(os.path.dirname(__file__), "cost")
 
@@ -103,7 +104,7 @@ def test_cost_text_and_markdown_and_group_by() -> None:
     code, out = _run("cost", HERE, "--var", "location=westeurope")
     assert code == 0
     assert "aws_eks_node_group.spot_pool" in out and "(autoscaling 2–6 nodes" in out
-    assert "Tag team" in out and "Total: $" in out and "Prices: list prices as of" in out
+    assert "Tag team" in out and "Total: $" in out and "Prices: list prices of aws " in out
     code, md = _run("cost", os.path.join(HERE, "k8s.yaml"), "--format", "markdown",
                     "--group-by", "app")
     assert code == 0
@@ -151,7 +152,8 @@ def test_scan_pricing_flags_overrides_hours_and_catalog(tmp_path: object) -> Non
     assert report["catalog"]["origin"] == os.path.realpath(snap)
     res = {r["address"]: r for r in report["resources"]}
     assert res["aws_instance.ondemand"]["monthly_cost_usd"] == 200.0  # $2/h × 100 h
-    assert res["aws_instance.ondemand"]["price_basis"].endswith("catalog 2027-01-01")
+    assert res["aws_instance.ondemand"]["price_basis"].endswith(
+        "aws prices: " + provider_label(data["sources"], "aws"))  # the file's own sources
     assert "× 100 h (hours for workload unknown)" in res["aws_instance.ondemand"]["price_basis"]
 
 

@@ -214,7 +214,7 @@ def test_text_and_markdown(repo: str) -> None:
     assert "instance_type 'g5.xlarge' → 'g5.12xlarge'" in out
     assert "New findings (" in out and "Fixed findings (" in out
     assert re.search(r"^\d+ GPU resources? unchanged\.$", out, re.M)
-    assert "Prices: list prices as of" in out
+    assert "Prices: list prices of " in out
     code, md, _ = _run("diff", "--base", "HEAD", "infra", "--format", "markdown")
     assert md.startswith("## GPU cost change") and "| added | aws_instance.added |" in md
 

@@ -80,7 +80,8 @@ def test_examples_sorted_by_saving_with_alternatives_marked() -> None:
     assert savings == sorted(savings, reverse=True) and len(savings) == 8
     assert findings[1].endswith("[alternative: saves $35,064/mo]")
     assert "GPU resources" not in lines  # the table is -v (and gpulint cost)
-    assert lines[-3].startswith("7 GPU resources in 5 files: $")
+    summary = next(i for i, line in enumerate(lines) if line.startswith("7 GPU resources in "))
+    assert lines[summary + 1].startswith("Prices: aws ")  # the clouds it priced, with dates
     assert lines[-1].endswith(": pass (--fail-on never)")
 
 

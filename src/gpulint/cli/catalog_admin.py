@@ -93,6 +93,14 @@ def _rows(data: dict[str, Any]) -> dict[str, dict[str, int]]:
     return out
 
 
+def _adjusted(data: dict[str, Any]) -> dict[str, int]:
+    """Rows the consistency check changed, per action ("dropped", "spot_flagged", ...)."""
+    out: dict[str, int] = {}
+    for e in data.get("adjustment_rows", []):
+        out[str(e.get("action"))] = out.get(str(e.get("action")), 0) + 1
+    return dict(sorted(out.items()))
+
+
 @click.command("info")
 @click.option("--max-age", "max_age", type=click.IntRange(1), metavar="DAYS",
               help="Call the catalog stale past this many days (default: "
@@ -103,7 +111,7 @@ def _rows(data: dict[str, Any]) -> dict[str, dict[str, int]]:
 def info_cmd(max_age: int | None, fmt: str) -> None:
     """Which catalog scans use: its file, sources and their dates, row counts, and whether it
     is older than the allowed age."""
-    from gpulint.pricing import catalog, catalog_report, catalog_store
+    from gpulint.pricing import catalog, catalog_report, catalog_sources, catalog_store
 
     _configured()
     active = catalog.use_catalog_file(None)
@@ -114,9 +122,12 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
         "kind": catalog.kind(), "origin": meta.get("origin"), "snapshot_date": date,
         "age_days": catalog_store.age_days(date), "max_age_days": limit,
         "stale_note": catalog_store.staleness(date, limit),
-        "sources": [{"source": catalog_report.source_label(s), "date": s.get("date")}
+        "sources": [{"source": catalog_report.source_label(s), "date": s.get("date"),
+                     "providers": catalog_sources.providers_of(s)}
                     for s in meta.get("sources", []) if isinstance(s, dict)],
         "rows": _rows(active.data),
+        "dates": catalog_report.provider_dates(),
+        "adjustments": _adjusted(active.data),
         "data_dir": str(catalog_store.data_dir()),
         "installed": [str(p) for p in catalog_store.installed()],
     }
@@ -130,11 +141,16 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
         click.echo(f"Note: {info['stale_note']}.")
     click.echo("Sources:")
     for s in info["sources"]:
-        click.echo(f"  {s['source']}")
+        used = f": {', '.join(s['providers'])}" if s["providers"] else ""
+        click.echo(f"  {s['source']}{used}")
     click.echo("Rows:")
     for prov, tables in info["rows"].items():
         counts = ", ".join(f"{n} {t.replace('_', ' ')}" for t, n in tables.items())
-        click.echo(f"  {prov}: {counts}")
+        dated = f", prices of {info['dates'][prov]}" if prov in info["dates"] else ""
+        click.echo(f"  {prov}{dated}: {counts}")
+    if info["adjustments"]:
+        counts = ", ".join(f"{n} {a.replace('_', ' ')}" for a, n in info["adjustments"].items())
+        click.echo(f"Consistency check: {counts} (the catalog's adjustment_rows list them)")
     click.echo(f"Installed catalogs ({info['data_dir']}): {len(info['installed'])}")
     for path in info["installed"]:
         click.echo(f"  {path}")

@@ -34,6 +34,24 @@ def _sources_text(sources: list[dict[str, Any]]) -> str:
     return "; ".join(f"{p} ({tables(p)})" if p in by_base else p for p in parts)
 
 
+def basis_source(provider: str) -> str:
+    """Where one provider's prices come from, for a price basis: its sources with their dates
+    ("anycloud-sh/catalog 2026-05-20"), else the catalog's date for a catalog that does not say
+    which source priced which provider."""
+    from gpulint.pricing.catalog_sources import provider_label
+
+    meta = catalog.metadata()
+    label = provider_label(list(meta.get("sources", [])), provider)
+    return f"{provider} prices: {label}" if label else f"catalog {meta.get('snapshot_date')}"
+
+
+def provider_dates() -> dict[str, str]:
+    """provider -> the date of its prices ("2026-05-20", "2026-01-21 (part undated)")."""
+    from gpulint.pricing.catalog_sources import provider_dates as dates
+
+    return dates(list(catalog.metadata().get("sources", [])))
+
+
 def report_info() -> dict[str, Any]:
     """What a report says about its prices: the catalog (kind, file, date), each source with
     the date of its data, and a note when the catalog is older than the allowed age."""
@@ -42,6 +60,7 @@ def report_info() -> dict[str, Any]:
     meta = catalog.metadata()
     sources = [s for s in meta.get("sources", []) if isinstance(s, dict)]
     return {"date": meta.get("snapshot_date"),
+            "dates": provider_dates(),
             "source": _sources_text(sources),
             "version": str(meta.get("schema_version")),
             "origin": meta.get("origin"),

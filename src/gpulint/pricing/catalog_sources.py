@@ -42,9 +42,11 @@ def provider_label(sources: list[dict[str, Any]], provider: str) -> str:
 
 
 def provider_dates(sources: list[dict[str, Any]]) -> dict[str, str]:
-    """provider -> the date of its prices: one date, or "undated"/several joined with " / "."""
+    """provider -> the date of its prices: "2026-05-20", several joined with "and", "(part
+    undated)" after them when some of its sources have no date, "undated" when none has."""
     out = {}
     for provider, found in sorted(by_provider(sources).items()):
-        dates = [str(s.get("date") or "undated") for s in found]
-        out[provider] = " / ".join(dict.fromkeys(dates))
+        dated = list(dict.fromkeys(str(s["date"]) for s in found if s.get("date")))
+        part = " (part undated)" if any(not s.get("date") for s in found) else ""
+        out[provider] = " and ".join(dated) + part if dated else "undated"
     return out

@@ -334,11 +334,10 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
     res.price = price
     monthly = round(hourly * count * hours, 2)
     res.facts["cost.monthly"] = monthly
-    date = catalog.metadata().get("snapshot_date", "?")
     res.facts["cost.basis"] = (f"{price.basis} {how} × {count:g}"
                                + (f" ({note})" if note else "")
                                + f" × {hours:g} h ({hours_how}) = ${monthly:,.2f}/month; "
-                               f"catalog {date}")
+                               + _source(res))
     if isinstance(top, (int, float)) and top != count:
         # An autoscaling pool is priced at its minimum; keep what it costs at its maximum.
         frac = mixed_spot_fraction(res, top) if res.facts.get("capacity") == "mixed" \
@@ -346,6 +345,16 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
         top_hourly, _ = _hourly(price, res.facts.get("capacity"), frac)
         if isinstance(top_hourly, (int, float)):
             res.facts["cost.monthly_max"] = round(top_hourly * top * hours, 2)
+
+
+def _source(res: Resource) -> str:
+    """The priced cloud's price source and its date (a pod's cloud, else the provider)."""
+    from gpulint.pricing.catalog_report import basis_source
+
+    f = res.facts
+    cloud = f.get("cost.cloud") or f.get("provider.cloud") or f.get("provider")
+    return basis_source(cloud) if isinstance(cloud, str) else \
+        f"catalog {catalog.metadata().get('snapshot_date')}"
 
 
 def _max_count(res: Resource) -> Any:

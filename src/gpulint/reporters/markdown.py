@@ -273,8 +273,10 @@ def _footer(report: dict[str, Any]) -> list[str]:
     bits = []
     if catalog.get("source") or catalog.get("date"):
         src = escape_text(catalog.get("source") or "unknown source")
-        date = escape_text(catalog.get("date") or "undated")
-        bits.append(f"Prices: {src}, catalog {date}")
+        from gpulint.reporters.text import dates_text
+
+        date = escape_text(dates_text(report) if catalog.get("date") else "undated")
+        bits.append(f"Prices: {src}, list prices of {date}")
         if catalog.get("stale_note"):
             bits.append(escape_text(catalog["stale_note"]))
     if hours:

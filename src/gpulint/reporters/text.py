@@ -223,12 +223,34 @@ def verdict(report: dict[str, Any]) -> str:
     return f"{'; '.join(parts)}: {status} (--fail-on {gate['fail_on']})"
 
 
+def dates_text(report: dict[str, Any], short: bool = False) -> str:
+    """The date of the prices per cloud the report priced ("aws 2026-01-21 (part undated), gcp
+    2026-05-20"; short: clouds of one date joined, "azure+gcp 2026-05-20", no "part undated");
+    the catalog's date when nothing was priced or the catalog does not say which source priced
+    which cloud."""
+    dates: dict[str, str] = report["catalog"].get("dates") or {}
+    priced = {r.get("cloud") for r in report.get("resources", [])  # scan and cost rows
+              if r.get("monthly_cost_usd", r.get("monthly_usd")) is not None}
+    shown = {c: d for c, d in dates.items() if c in priced}
+    if not shown:
+        return str(report["catalog"].get("date"))
+    if not short:
+        return ", ".join(f"{cloud} {date}" for cloud, date in shown.items())
+    by_date: dict[str, list[str]] = {}
+    for cloud, date in shown.items():
+        by_date.setdefault(date.split(" (")[0], []).append(cloud)
+    return ", ".join(f"{'+'.join(clouds)} {date}" for date, clouds in by_date.items())
+
+
 def short_price_note(report: dict[str, Any]) -> str:
-    """The price basis in one short line; sources with -v."""
+    """The price basis in one short line (two for several clouds); sources with -v."""
     cat = report["catalog"]
     kind = "list prices with overrides" if cat.get("pricing_overrides") else "list prices"
     stale = " (stale: gpulint catalog update)" if cat.get("stale_note") else ""
-    return f"Prices: {kind} of {cat['date']}{stale}, {report['hours_per_month']:g} h/month"
+    dates = dates_text(report, short=True)
+    what = f"{kind} of {dates}" if dates == str(cat.get("date")) else \
+        (f"{dates} (with overrides)" if cat.get("pricing_overrides") else dates)
+    return f"Prices: {what}{stale}, {report['hours_per_month']:g} h/month"
 
 
 def price_note(report: dict[str, Any]) -> str:
@@ -237,6 +259,6 @@ def price_note(report: dict[str, Any]) -> str:
     overrides = cat.get("pricing_overrides")
     kind = f"list prices with overrides from {overrides}" if overrides else "list prices"
     origin, source = cat.get("origin") or "unknown", cat.get("source") or "unknown"
-    return (f"Prices: {kind} as of {cat['date']} (catalog {origin}; source {source}), "
+    return (f"Prices: {kind} of {dates_text(report)} (catalog {origin}; source {source}), "
             f"{report['hours_per_month']:g} h/month unless noted, USD."
             + (f" Note: {cat['stale_note']}." if cat.get("stale_note") else ""))

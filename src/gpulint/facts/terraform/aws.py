@@ -216,15 +216,16 @@ def aws_autoscaling_group(inst: ResourceInstance) -> Resource:
 
 
 def _sagemaker_instance(res: Resource, itype: Any) -> None:
-    """ml.* types run on the EC2 instance of the same name. The catalog has no SageMaker
-    prices, so the EC2 rate is used and the basis says it is a lower bound."""
+    """ml.* types run on the EC2 instance of the same name. The catalog's sources list EC2
+    prices only (no ml.* rows), so the EC2 rate is used and the basis says it is a lower bound."""
     if isinstance(itype, str) and itype.startswith("ml."):
         ec2 = itype[3:]
         set_instance(res, "aws", ec2)
         res.facts["instance.type"] = itype
         res.facts["cost.instance_type"] = ec2
-        res.facts["cost.note"] = (f"SageMaker {itype} priced at the EC2 {ec2} rate; SageMaker "
-                                  "charges more, so this is a lower bound")
+        res.facts["cost.note"] = (f"SageMaker {itype} priced at the EC2 {ec2} rate: the catalog "
+                                  "has no SageMaker prices, and SageMaker charges more than EC2 "
+                                  "for the same instance, so this is a lower bound")
     else:
         set_instance(res, "aws", itype)
 
