@@ -230,11 +230,11 @@ def test_unknown_rule_and_option_names_are_checked_against_loaded_rules(repo: Pa
     ]
 
 
-def test_pyproject_errors_name_the_file_and_key(repo: Path) -> None:
+def test_pyproject_errors_name_the_file_line_and_key(repo: Path) -> None:
     (repo / "pyproject.toml").write_text('[tool.gpulint]\nfail-on = "never"\n')
     result = _invoke("scan", "infra")
     assert result.exit_code == 2
-    assert "pyproject.toml: fail-on: unknown key 'fail-on' (did you mean 'fail_on'?)" \
+    assert "pyproject.toml:2: fail-on: unknown key 'fail-on' (did you mean 'fail_on'?)" \
         in result.stderr
 
 

@@ -90,3 +90,41 @@ def test_validate_rules_without_arguments_checks_the_configured_directories(repo
     (repo / "policies" / "org-gpu-needs-owner.yaml").write_text(fixed)
     result = CliRunner().invoke(cli, ["validate-rules"])
     assert result.exit_code == 0 and result.stdout == "1 rule file valid\n"
+
+
+# A Python repository's pyproject.toml carrying gpulint's settings next to its other tools'.
+PYPROJECT = """[project]
+name = "inference-service"
+version = "1.4.0"
+
+[tool.ruff]
+line-length = 100
+
+[tool.gpulint]
+fail_on = "warnin"
+exclude = ["vendor"]
+
+[tool.gpulint.sizing]
+headroom = "lots"
+
+[[tool.gpulint.models]]
+address = "Deployment/ml/*"
+model = "meta-llama/Llama-3.1-8B-Instruct"
+
+[[tool.gpulint.models]]
+address = "Deployment/ml/embed"
+model = 7
+"""
+
+
+def test_pyproject_problems_cite_their_lines(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text(PYPROJECT)
+    result = CliRunner().invoke(cli, ["scan", "--no-cache", "."])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "gpulint: invalid configuration (3 problems)",
+        "  pyproject.toml:9: fail_on: 'warnin' is not one of 'error', 'warning', 'info', "
+        "'never' (did you mean 'warning'?)",
+        "  pyproject.toml:13: sizing.headroom: 'lots' is not of type 'number'",
+        "  pyproject.toml:21: models[1].model: 7 is not of type 'string'",
+    ]

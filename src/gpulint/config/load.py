@@ -29,7 +29,7 @@ class ConfigError(Exception):
 class Config:
     path: str  # the file it came from
     data: dict[str, Any]
-    lines: dict[tuple[Any, ...], int] = field(default_factory=dict, compare=False)  # YAML only
+    lines: dict[tuple[Any, ...], int] = field(default_factory=dict, compare=False)
 
     @property
     def base_dir(self) -> str:
@@ -123,13 +123,16 @@ def resolve(explicit: str | None, paths: Iterable[str]) -> Config | None:
 # ---------------------------------------------------------------------------------------------
 # Reading
 
-def _load_toml(path: str) -> dict[str, Any]:
+def _load_toml(path: str) -> tuple[dict[str, Any], dict[tuple[Any, ...], int]]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # Python 3.10
         import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+    from gpulint.config.toml_lines import key_lines
+
     try:
-        data = tomllib.loads(read_file_text(path))
+        text = read_file_text(path)
+        data = tomllib.loads(text)
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
     except tomllib.TOMLDecodeError as e:
@@ -137,7 +140,7 @@ def _load_toml(path: str) -> dict[str, Any]:
     section = data.get("tool", {}).get("gpulint")
     if section is None:
         raise ConfigError(f"{path}: no [tool.gpulint] section")
-    return section  # type: ignore[no-any-return]
+    return section, key_lines(text)
 
 
 def _line_map(node: Any, prefix: tuple[Any, ...], out: dict[tuple[Any, ...], int]) -> None:
@@ -177,8 +180,7 @@ def _load_yaml(path: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
 
 def load(path: str) -> Config:
     if os.path.basename(path) == PYPROJECT or path.endswith(".toml"):
-        data: Any = _load_toml(path)
-        lines: dict[tuple[Any, ...], int] = {}
+        data, lines = _load_toml(path)
     else:
         data, lines = _load_yaml(path)
     config = Config(path, data if isinstance(data, dict) else {}, lines)
