@@ -158,6 +158,12 @@ def _k8s_price(res: Resource, opts: CostOptions) -> HourlyPrice | Unknown:
     if shape is None:
         elsewhere = regions_with(cloud, model, need)
         hint = f" (there is in {len(elsewhere)} other regions)" if elsewhere else ""
+        dropped = sorted(s.name for s in catalog.instances(cloud)
+                         if (s.gpu_model or "").casefold() == model.casefold()
+                         and s.gpu_count >= need and catalog.dropped_row(cloud, s.name, region))
+        if dropped:  # the type is offered there, but its row failed the consistency check
+            hint += (f"; the catalog check dropped the {region} rows of {', '.join(dropped)} "
+                     "(another rate than the list price; docs/catalog.md)")
         return Unknown(f"not priceable: no {cloud} node with {need} {model} GPUs in {region}{hint}"
                        f"; set the region of the cluster it runs in")
     n = shape.gpu_count
