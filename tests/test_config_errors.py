@@ -128,3 +128,21 @@ def test_pyproject_problems_cite_their_lines(repo: Path) -> None:
         "  pyproject.toml:13: sizing.headroom: 'lots' is not of type 'number'",
         "  pyproject.toml:21: models[1].model: 7 is not of type 'string'",
     ]
+
+
+def test_rule_option_values_are_checked_with_their_line(repo: Path) -> None:
+    (repo / ".gpulint.yaml").write_text(
+        "rules:\n"
+        "  gpu-oversized-for-model:\n"
+        "    options:\n"
+        "      min_saving_fraction: a quarter\n"
+        "      min_savng: 0.3\n")
+    result = CliRunner().invoke(cli, ["scan", "--no-cache", "."])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "gpulint: invalid configuration (2 problems)",
+        "  .gpulint.yaml:4: rules.gpu-oversized-for-model.options.min_saving_fraction: must be "
+        "a number like its default 0.25, got 'a quarter'",
+        "  .gpulint.yaml:5: rules.gpu-oversized-for-model.options.min_savng: rule "
+        "gpu-oversized-for-model has no option 'min_savng' (did you mean 'min_saving_fraction'?)",
+    ]

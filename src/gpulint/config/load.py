@@ -367,8 +367,28 @@ def configure_rules(config: Config, rules: list[Any]) -> list[Any]:
                                  f"rule {rule_id} has no option {name!r}"
                                  f"{did_you_mean(name, known)}",
                                  config.lines.get(("rules", rule_id, "options", name))))
+            elif name in rule.options and (mismatch := _option_type(rule.options[name], value)):
+                problems.append((("rules", rule_id, "options", name), mismatch,
+                                 config.lines.get(("rules", rule_id, "options", name))))
             options[name] = value
         change["options"] = options
     if problems:
         raise ConfigError(format_problems(display(config.path), problems))
     return [dataclasses.replace(r, **changes.get(r.id, {})) for r in rules if r.id not in disabled]
+
+
+def _option_type(default: Any, value: Any) -> str:
+    """Why ``value`` cannot replace a rule option whose default is ``default`` (same kind:
+    a number, true/false, text, a list or a mapping); empty when it can. Caught here, with
+    the line, instead of as a comparison failing while the rule runs."""
+    kinds = ((bool, "true or false"), ((int, float), "a number"), (str, "text"),
+             (list, "a list"), (dict, "a mapping"))
+    if isinstance(value, dict):
+        return ""  # a mapping per provider ({option: name, per: provider}) or the default's
+    for kind, name in kinds:
+        if isinstance(default, kind):
+            number = kind == (int, float)
+            ok = isinstance(value, kind) and not (number and isinstance(value, bool))
+            return "" if ok else f"must be {name} like its default {default!r}, got {value!r}"
+    return ""
+
