@@ -21,6 +21,20 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
          "--disable-default-apps", "--mute-audio", "--remote-debugging-pipe")
 
 
+def launch(profile_dir: str) -> Browser:
+    """A browser for a test module's fixture; skips without Chromium unless
+    GPULINT_REQUIRE_CHROMIUM=1 (set by .ci/run once it has installed one), where it fails."""
+    import pytest
+
+    exe = find_chromium()
+    if exe is None:
+        if os.environ.get("GPULINT_REQUIRE_CHROMIUM") == "1":
+            pytest.fail("GPULINT_REQUIRE_CHROMIUM=1 but no chromium on PATH")
+        pytest.skip("no Chromium on PATH: install Debian's chromium package "
+                    "(.ci/run does) to run the visual tests")
+    return Browser(exe, profile_dir)
+
+
 def find_chromium() -> str | None:
     for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
         path = shutil.which(name)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from browser import Browser, find_chromium
+from browser import Browser, launch
 from html_pages import ROOT, write_pages
 
 CHARTS = {"examples": 6, "fleet-500": 6, "hostile": 6, "diff": 7}
@@ -41,13 +41,7 @@ def _artefacts() -> Path:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    exe = find_chromium()
-    if exe is None:
-        if os.environ.get("GPULINT_REQUIRE_CHROMIUM") == "1":
-            pytest.fail("GPULINT_REQUIRE_CHROMIUM=1 but no chromium on PATH")
-        pytest.skip("no Chromium on PATH: install Debian's chromium package "
-                    "(.ci/run does) to run the visual tests")
-    b = Browser(exe, str(tmp_path_factory.mktemp("chromium-profile")))
+    b = launch(str(tmp_path_factory.mktemp("chromium-profile")))
     yield b
     b.close()
 

@@ -116,7 +116,8 @@ def test_markdown_has_markers_headline_and_footer(report, diff):
     assert "**3 findings**" in body and "$17,084/mo" in body
     assert "1 new, 1 fixed" in body
     assert "2026\\-05\\-20" in body  # catalog date in the footer
-    assert body.count("<details>") == body.count("</details>") == 3
+    # One fold per finding (message and fix), then fixed findings, resources, problems.
+    assert body.count("<details>") == body.count("</details>") == 3 + 3
 
 
 def test_markdown_without_diff_shows_total(report):
@@ -165,19 +166,15 @@ def test_markdown_rendered_table_and_no_injected_html(report):
         assert not any(k.startswith("on") for k in attrs)
         if tag == "a":
             assert attrs["href"].startswith(f"{REPO_URL}/blob/{SHA}/")
-    # The findings table is a real table: header + one row per finding, 4 cells each.
-    tables = re.findall(r"<table>.*?</table>", html, flags=re.S)
-    findings_table = tables[0]
-    rows = re.findall(r"<tr>(.*?)</tr>", findings_table, flags=re.S)
-    assert len(rows) == 1 + len(HOSTILE)
-    for row in rows:
-        assert len(re.findall(r"<t[hd][ >]", row)) == 4
+    # The findings are a real list: one item per finding, each with its folded details, and
+    # nothing broke out of an item (hostile text cannot open or close a list or a fold).
+    items = re.findall(r"<li>\s*<p>(?:🔴|🟠|🔵)(.*?)</details>\s*</li>", html, flags=re.S)
+    assert len(items) == len(HOSTILE)
+    assert html.count("<details>") == html.count("</details>") == len(HOSTILE) + 3
     # The hostile text is shown literally (escaped), e.g. the script tag as text.
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "a | b || c" in html
-    # Four cells in the resources table too.
-    for row in re.findall(r"<tr>(.*?)</tr>", tables[1], flags=re.S):
-        assert len(re.findall(r"<t[hd][ >]", row)) == 3
+    assert "<summary>&lt;script&gt;alert(1)&lt;/script&gt;</summary>" in html
 
 
 def test_markdown_no_mentions_autolinks_or_issue_refs(report):

@@ -32,6 +32,7 @@ Forks
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,8 +71,13 @@ class Outcome:
         return not self.fell_back
 
 
+# Only the marker of the comment's header counts: text further down is the report's, which
+# renders escaped but is not ours to trust.
+_HEADER_RE = re.compile(r"\s*" + re.escape(COMMENT_MARKER) + r"\s*" + HEAD_MARKER_RE.pattern)
+
+
 def head_of(body: str | None) -> str | None:
-    m = HEAD_MARKER_RE.search(body or "")
+    m = _HEADER_RE.match(body or "")
     return m.group(1) if m else None
 
 
