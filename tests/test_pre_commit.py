@@ -112,6 +112,11 @@ def test_hooks_on_commits(tmp_path: Path, env: dict[str, str]) -> None:
     assert run.returncode == 1, run.stdout + run.stderr
     assert re.search(r"^gpulint\.+Failed$", run.stdout, re.M), run.stdout
     assert "infra/extra.tf:1: warning gpu-missing-cost-tags aws_instance.extra" in run.stdout
+    # Terse: the findings and one summary line for the run; no totals or price basis.
+    hook = run.stdout.split("- hook id: gpulint\n", 1)[1].split("gpulint validate-rules", 1)[0]
+    assert re.findall(r"^\d+ errors?, \d+ warnings?, \d+ info.*$", hook, re.M) == [
+        "0 errors, 1 warning, 0 info: fail (--fail-on warning)"]
+    assert "Prices:" not in hook and "GPU resource" not in hook
     assert "aws_instance.train" not in run.stdout and "aws_instance.tagged" not in run.stdout
     assert re.search(r"^gpulint validate-rules\.+Failed$", run.stdout, re.M)
     assert "exit code: 2" in run.stdout  # gpulint's usage-error code, passed through

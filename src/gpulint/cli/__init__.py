@@ -136,17 +136,23 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
               help="Report only findings not recorded in this baseline (gpulint baseline).")
 @click.option("--show-suppressed", is_flag=True, help="List the findings hidden by suppressions.")
+@click.option("--sarif-root", type=click.Path(exists=True, file_okay=False),
+              help="SARIF: the directory file URIs are relative to (default: the git top level "
+                   "of the working directory, where code scanning looks for them).")
 @colour_options
 @click.option("--verbose", "-v", is_flag=True,
               help="Show remediations, price bases and every unevaluated item.")
 @click.option("--quiet", "-q", is_flag=True,
               help="Text: only the findings and the files that could not be parsed (no tool "
                    "notices, unevaluated causes or totals).")
+@click.option("--concise", is_flag=True,
+              help="Text: the findings, the files that could not be parsed and one summary line "
+                   "(the pre-commit hook's output).")
 @selection_flags
 @scan_flags
 def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: str | None,
-         show_suppressed: bool, color: str, no_color: bool, verbose: bool, quiet: bool,
-         **params: Any) -> None:
+         show_suppressed: bool, sarif_root: str | None, color: str, no_color: bool,
+         verbose: bool, quiet: bool, concise: bool, **params: Any) -> None:
     """Scan PATHS (default: the current directory; - for a manifest stream on standard input,
     e.g. `helm template … | gpulint scan -`) for GPU cost problems."""
     from gpulint.report import build as report_mod
@@ -163,13 +169,12 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: st
     report = report_mod.build(result, result.settings.pricing.hours,
                               show_suppressed=show_suppressed)
     from gpulint.reporters import render
+    from gpulint.reporters import text as text_mod
 
     use_colour = output_mod.use_colour(color, no_color, output)
-    if quiet:
-        pass  # the exit status and the report say it all
+    if quiet or (concise and not report["summary"]["gate"]["strict"]):
+        pass  # the exit status and the report say it all; notices gate only when strict
     elif fmt == "text":
-        from gpulint.reporters import text as text_mod
-
         # Tool notices go to standard error: the report is what was found.
         # color=: click would strip the escapes from a pipe, which --color always asks for.
         click.echo(text_mod.notices(report, colour=use_colour), nl=False, err=True,
@@ -177,7 +182,9 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: st
     elif not result.files_scanned:  # in the report's diagnostics, and said where people look
         click.echo(f"gpulint: warning: {NOTHING_FOUND}", err=True)
     text = render(fmt, report, [r.as_dict() for r in rules], colour=use_colour, verbose=verbose,
-                  quiet=quiet)
+                  quiet=quiet or concise, sarif_root=sarif_root)
+    if concise and not quiet and fmt == "text":
+        text += text_mod.verdict(report) + "\n"  # one line, the last, for the whole run
     if output:
         with open(output, "w", encoding="utf-8") as fh:
             fh.write(text)

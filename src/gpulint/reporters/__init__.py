@@ -12,7 +12,8 @@ TABLE_FORMATS = ("text", "json", "markdown", "html")
 
 
 def render(fmt: str, report: dict[str, Any], rules: list[dict[str, Any]], *,
-           colour: bool = False, verbose: bool = False, quiet: bool = False) -> str:
+           colour: bool = False, verbose: bool = False, quiet: bool = False,
+           sarif_root: str | None = None) -> str:
     """Render the report in one of FORMATS; modules are imported only when used."""
     if fmt == "text":
         return str(importlib.import_module("gpulint.reporters.text").render(
@@ -20,7 +21,8 @@ def render(fmt: str, report: dict[str, Any], rules: list[dict[str, Any]], *,
     if fmt == "json":
         return str(importlib.import_module("gpulint.reporters.json").render(report))
     if fmt == "sarif":
-        return str(importlib.import_module("gpulint.reporters.sarif").render(report, rules))
+        return str(importlib.import_module("gpulint.reporters.sarif").render(
+            report, rules, sarif_root))
     if fmt == "markdown":
         return str(importlib.import_module("gpulint.reporters.markdown").render(report))
     if fmt == "github":

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from pathlib import PurePosixPath, PureWindowsPath
+from pathlib import PureWindowsPath
 from typing import Any
 from urllib.parse import quote
 
 from gpulint import __version__
+from gpulint.load.containment import repository_root
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -72,34 +73,39 @@ def _rule_descriptor(rule: dict[str, Any]) -> dict[str, Any]:
     return descriptor
 
 
-def artifact_uri(path: str) -> tuple[str, str | None]:
-    """Return ``(uri, uriBaseId)`` for a report path.
+def source_root(explicit: str | None = None) -> str:
+    """The directory ``%SRCROOT%`` stands for: ``explicit`` (``--sarif-root``), else the git top
+    level of the working directory (where code scanning resolves paths), else the working
+    directory. A real path, like the absolute paths it is compared with."""
+    if explicit:
+        return os.path.realpath(explicit)
+    cwd = os.path.realpath(os.getcwd())
+    return repository_root(cwd) or cwd
 
-    Relative paths become percent-encoded, forward-slash URI references against
-    ``%SRCROOT%``.  Absolute paths under the current directory are made relative; other
-    absolute paths become ``file://`` URIs with no base.
+
+def artifact_uri(path: str, root: str | None = None) -> tuple[str, str | None]:
+    """Return ``(uri, uriBaseId)`` for a report path (relative to the working directory).
+
+    A path under ``root`` (default: `source_root`) becomes a percent-encoded, forward-slash URI
+    reference against ``%SRCROOT%``, so a scan run from `infra/` reports `infra/main.tf`, the
+    path code scanning knows; a path outside it becomes a ``file://`` URI with no base.
     """
     raw = str(path)
     if "\\" in raw and not raw.startswith("/"):
         raw = PureWindowsPath(raw).as_posix()
-    if os.path.isabs(raw) or PureWindowsPath(raw).is_absolute():
-        try:
-            rel = os.path.relpath(raw, os.getcwd())
-        except ValueError:
-            rel = None
-        if rel is None or rel.startswith(".."):
-            posix = PurePosixPath(raw.replace("\\", "/")).as_posix()
-            return "file://" + quote(posix, safe="/:"), None
-        raw = rel.replace(os.sep, "/")
-    while raw.startswith("./"):
-        raw = raw[2:]
-    return quote(raw, safe="/"), "%SRCROOT%"
+    if PureWindowsPath(raw).is_absolute() and not raw.startswith("/"):  # C:/…: not ours
+        return "file://" + quote(raw, safe="/:"), None
+    full = os.path.normpath(os.path.join(os.path.realpath(os.getcwd()), raw))
+    rel = os.path.relpath(full, root or source_root())
+    if rel == ".." or rel.startswith(("../", "/")):
+        return "file://" + quote(full, safe="/:"), None
+    return quote(rel.replace(os.sep, "/"), safe="/"), "%SRCROOT%"
 
 
-def _location(path: Any, line: Any) -> dict[str, Any] | None:
+def _location(path: Any, line: Any, root: str) -> dict[str, Any] | None:
     if not path:
         return None
-    uri, base = artifact_uri(str(path))
+    uri, base = artifact_uri(str(path), root)
     artifact: dict[str, Any] = {"uri": uri}
     if base:
         artifact["uriBaseId"] = base
@@ -112,11 +118,13 @@ def _message_text(value: Any, fallback: str) -> str:
     return text or fallback
 
 
-def build(report: dict[str, Any], rules: list[dict[str, Any]]) -> dict[str, Any]:
+def build(report: dict[str, Any], rules: list[dict[str, Any]],
+          root: str | None = None) -> dict[str, Any]:
     """Build the SARIF log as a dict (see :func:`render`)."""
+    root = source_root(root)
     descriptors = [_rule_descriptor(r) for r in rules]
     index = {d["id"]: i for i, d in enumerate(descriptors)}
-    results = [_result(f, descriptors, index) for f in report.get("findings") or []]
+    results = [_result(f, descriptors, index, root) for f in report.get("findings") or []]
     tool = report.get("tool") or {}
     version = str(tool.get("version") or __version__)
     driver: dict[str, Any] = {
@@ -131,8 +139,9 @@ def build(report: dict[str, Any], rules: list[dict[str, Any]]) -> dict[str, Any]
     run: dict[str, Any] = {
         "tool": {"driver": driver},
         "invocations": [{"executionSuccessful": True,
-                         "toolExecutionNotifications": _notifications(report)}],
-        "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The repository root."}}},
+                         "toolExecutionNotifications": _notifications(report, root)}],
+        "originalUriBaseIds": {"%SRCROOT%": {"description": {
+            "text": "The repository root (git top level), or the directory --sarif-root named."}}},
         "results": results,
         "columnKind": "unicodeCodePoints",
     }
@@ -144,7 +153,7 @@ def build(report: dict[str, Any], rules: list[dict[str, Any]]) -> dict[str, Any]
 
 
 def _result(finding: dict[str, Any], descriptors: list[dict[str, Any]],
-            index: dict[str, int]) -> dict[str, Any]:
+            index: dict[str, int], root: str) -> dict[str, Any]:
     rule_id = str(finding.get("rule") or "unknown-rule")
     if rule_id not in index:
         # A finding from a rule we were not told about: describe it minimally so that
@@ -159,7 +168,7 @@ def _result(finding: dict[str, Any], descriptors: list[dict[str, Any]],
         "message": {"text": _message_text(finding.get("message"), rule_id)},
         "properties": {"monthly_saving_usd": finding.get("monthly_saving_usd")},
     }
-    loc = _location(finding.get("path"), finding.get("line"))
+    loc = _location(finding.get("path"), finding.get("line"), root)
     if loc:
         if finding.get("address"):
             loc["logicalLocations"] = [{"fullyQualifiedName": str(finding["address"]),
@@ -172,7 +181,7 @@ def _result(finding: dict[str, Any], descriptors: list[dict[str, Any]],
     return result
 
 
-def _notifications(report: dict[str, Any]) -> list[dict[str, Any]]:
+def _notifications(report: dict[str, Any], root: str) -> list[dict[str, Any]]:
     """Diagnostics, then what could not be evaluated, as tool execution notifications."""
     notifications = []
     for diag in report.get("diagnostics") or []:
@@ -180,7 +189,7 @@ def _notifications(report: dict[str, Any]) -> list[dict[str, Any]]:
             "level": _level(diag.get("severity")),
             "message": {"text": _message_text(diag.get("message"), "diagnostic")},
         }
-        loc = _location(diag.get("path"), diag.get("line"))
+        loc = _location(diag.get("path"), diag.get("line"), root)
         if loc:
             note["locations"] = [loc]
         notifications.append(note)
@@ -190,13 +199,14 @@ def _notifications(report: dict[str, Any]) -> list[dict[str, Any]]:
             "message": {"text": _message_text(item.get("reason"), "could not evaluate")},
             "associatedRule": {"id": str(item.get("rule") or "unknown-rule")},
         }
-        loc = _location(item.get("path"), item.get("line"))
+        loc = _location(item.get("path"), item.get("line"), root)
         if loc:
             note["locations"] = [loc]
         notifications.append(note)
     return notifications
 
 
-def render(report: dict[str, Any], rules: list[dict[str, Any]]) -> str:
-    """SARIF 2.1.0 JSON text for ``report``; ``rules`` are all loaded rule mappings."""
-    return json.dumps(build(report, rules), indent=2, ensure_ascii=False) + "\n"
+def render(report: dict[str, Any], rules: list[dict[str, Any]], root: str | None = None) -> str:
+    """SARIF 2.1.0 JSON text for ``report``; ``rules`` are all loaded rule mappings, ``root``
+    the directory URIs are relative to (default: the git top level, see `source_root`)."""
+    return json.dumps(build(report, rules, root), indent=2, ensure_ascii=False) + "\n"
