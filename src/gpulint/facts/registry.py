@@ -152,6 +152,8 @@ FACTS: tuple[Fact, ...] = (
     Fact("cost.instance_type", "string", "the type priced, when it differs (SageMaker ml.*)",
          "facts"),
     Fact("cost.note", "string", "a note for the price basis", "facts"),
+    Fact("cost.unpriced", "string", "why the catalog cannot price this resource (Cloud Run "
+         "GPUs)", "facts"),
     Fact("cost.cloud", "string", "the cloud a Kubernetes workload is priced in", "pricing"),
     Fact("cost.cloud_source", "string",
          "why a Kubernetes workload is priced in that cloud, when no label names it", "pricing"),
@@ -290,6 +292,7 @@ Facts = TypedDict("Facts", {
     "sizing.idle_alternative": str, "alternative.idle": Alternative,
     "sizing.generation_alternative": str | None, "sizing.generation_saving_fraction": float | _U,
     "alternative.generation": Alternative, "cost.instance_type": str, "cost.note": str,
+    "cost.unpriced": str,
     "cost.cloud": str, "cost.cloud_source": str, "cost.region": str, "cluster": str,
     "cluster.region": str,    "node.gpu_shortfall": str,
     "cost.hourly": float | _U, "cost.count": float | _U, "cost.hours": float,

@@ -208,6 +208,9 @@ def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPric
     f = res.facts
     if res.source == "kubernetes":
         return _k8s_price(res, opts)
+    unpriced = f.get("cost.unpriced")
+    if unpriced:
+        return Unknown(unpriced)  # a service billed at rates the catalog does not list
     provider = f.get("provider")
     itype = f.get("instance.type")
     region, how = _region(res, provider if isinstance(provider, str) else "", opts)

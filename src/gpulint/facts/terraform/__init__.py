@@ -13,7 +13,7 @@ from gpulint.facts.terraform import aws as tf_aws
 from gpulint.facts.terraform import azure as tf_azure
 from gpulint.facts.terraform import databricks as tf_databricks
 from gpulint.facts.terraform import gcp as tf_gcp
-from gpulint.facts.terraform import hints
+from gpulint.facts.terraform import gcp_serving, hints, hyperpod
 from gpulint.model import Resource, Unknown
 from gpulint.terraform.views import ResourceInstance
 
@@ -21,6 +21,7 @@ Built = Resource | list[Resource] | None
 
 BUILDERS: dict[str, Callable[[ResourceInstance], Built]] = {
     **tf_aws.BUILDERS, **tf_gcp.BUILDERS, **tf_azure.BUILDERS, **tf_databricks.BUILDERS,
+    **hyperpod.BUILDERS, **gcp_serving.BUILDERS,
 }
 
 ACCELERATOR_KINDS = {"gpu", "tpu", "inferentia", "trainium", "gaudi", "qualcomm_ai100"}

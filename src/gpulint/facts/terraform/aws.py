@@ -215,7 +215,7 @@ def aws_autoscaling_group(inst: ResourceInstance) -> Resource:
     return res
 
 
-def _sagemaker_instance(res: Resource, itype: Any) -> None:
+def sagemaker_instance(res: Resource, itype: Any) -> None:
     """ml.* types run on the EC2 instance of the same name. The catalog's sources list EC2
     prices only (no ml.* rows), so the EC2 rate is used and the basis says it is a lower bound."""
     if isinstance(itype, str) and itype.startswith("ml."):
@@ -250,7 +250,7 @@ def aws_sagemaker_endpoint_configuration(inst: ResourceInstance) -> list[Resourc
             continue  # serverless endpoints have no GPU
         address = inst.address if len(variants) == 1 else f"{inst.address}.production_variants[{i}]"
         res = base(inst, "aws", v.get("tags", {}), address=address, workload="inference")
-        _sagemaker_instance(res, pv.get("instance_type"))
+        sagemaker_instance(res, pv.get("instance_type"))
         res.facts["capacity"] = "on-demand"  # real-time endpoints have no spot capacity
         managed = pv.first("managed_instance_scaling")
         count = pv.get("initial_instance_count", 1)
@@ -271,7 +271,7 @@ def aws_sagemaker_endpoint_configuration(inst: ResourceInstance) -> list[Resourc
 def aws_sagemaker_notebook_instance(inst: ResourceInstance) -> Resource:
     v = inst.view
     res = base(inst, "aws", v.get("tags", {}), workload="notebook")
-    _sagemaker_instance(res, v.get("instance_type"))
+    sagemaker_instance(res, v.get("instance_type"))
     res.facts["capacity"] = "on-demand"
     fixed_count(res, 1)
     config = linked(inst, v, ("lifecycle_config_name",),
