@@ -131,7 +131,8 @@ def google_cloud_run_v2_service(inst: ResourceInstance) -> Resource | None:
     scale = template.first("scaling") or v.first("scaling") or EMPTY
     low = scale.get("min_instance_count", 0)
     scaling(res, low, scale.get("max_instance_count", Unknown(
-        "max_instance_count not set: Cloud Run's default maximum applies, which the code does not show")), low)
+        "max_instance_count not set: Cloud Run's default maximum applies, which the code "
+        "does not show")), low)
     shutdown(res)
     return res
 
