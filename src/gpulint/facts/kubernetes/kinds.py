@@ -246,6 +246,8 @@ def _leaderworkerset(doc: dict[str, Any]) -> list[PodGroup]:
     groups = _count(dig(doc, "spec", "replicas"), 1, "replicas")
     lwt = as_dict(dig(doc, "spec", "leaderWorkerTemplate"))
     size = _count(lwt.get("size"), 1, "size")
+    if size == 0:  # the API server requires size >= 1: a group is at least its leader
+        size = Unknown("size 0 is below the minimum of 1")
     if isinstance(groups, Unknown) or isinstance(size, Unknown):
         bad = groups if isinstance(groups, Unknown) else size
         return _template(lwt.get("workerTemplate"), "workers", desired=bad)
