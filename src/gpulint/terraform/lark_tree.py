@@ -7,11 +7,11 @@ its raw Lark tree instead (every node carries its line) and keep expressions as 
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from gpulint.terraform import heredoc
 from gpulint.terraform.syntax import (
     Attribute,
     BinOp,
@@ -208,8 +208,25 @@ def _heredoc(token: Any, trim: bool) -> Expr:
     text = text + "\n" if text else text
     if "${" not in text:
         return Literal(text)
-    # Re-parse the body as a quoted string so interpolations become expressions.
-    return body(parse_tree(f"x = {json.dumps(text)}\n")).attributes["x"].expr
+    # Each interpolation is parsed as written (a heredoc has no escapes to undo), and a syntax
+    # error in one is reported at its own line of the file.
+    parts = heredoc.split(text)
+    first_line = (getattr(token, "line", 0) or 0) + 1
+    if isinstance(parts, str):
+        if parts.startswith("template directive"):
+            return Unsupported(parts)
+        raise HclSyntaxError(parts, first_line)
+    out: list[str | Expr] = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+            continue
+        source, offset = part
+        try:
+            out.append(body(parse_tree(f"x = {source}\n")).attributes["x"].expr)
+        except HclSyntaxError as e:
+            raise HclSyntaxError(f"in a heredoc interpolation: {e}", first_line + offset) from None
+    return _template(out)
 
 
 def _int(text: str) -> int | float:

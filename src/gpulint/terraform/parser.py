@@ -29,8 +29,8 @@ def parse_hcl(text: str) -> Block:
         return body(tree)
     except HclSyntaxError:
         raise
-    except (IndexError, ValueError, KeyError, AttributeError) as e:
-        raise HclSyntaxError(f"unsupported HCL construct ({type(e).__name__})", None) from None
+    except (IndexError, ValueError, KeyError, AttributeError):
+        raise HclSyntaxError("unsupported HCL construct", None) from None
 
 
 def parse_expression(text: str) -> Expr:

@@ -1,6 +1,6 @@
-"""Terraform functions that read files: `file`, `fileexists`, `filebase64`. Each gets the
-evaluated arguments and the calling scope, whose `FileAccess` confines reads to the scanned
-tree; without one (a variable's default, say) nothing is read."""
+"""Terraform functions that read files: `file`, `fileexists`, `filebase64`, `templatefile`.
+Each gets the evaluated arguments and the calling scope, whose `FileAccess` confines reads to
+the scanned tree; without one (a variable's default, say) nothing is read."""
 
 from __future__ import annotations
 
@@ -36,7 +36,43 @@ def _filebase64(args: list[Any], scope: Any) -> Any:
     return text if isinstance(text, Unknown) else base64.b64encode(text.encode()).decode()
 
 
+def _templatefile(args: list[Any], scope: Any) -> Any:
+    """The file rendered with the given variables only (as Terraform does: a template sees no
+    var, local or resource); `%{ }` directives are not evaluated."""
+    if len(args) != 2:
+        return Unknown("templatefile() takes a path and a map of variables")
+    names = args[1]
+    if isinstance(names, Unknown):
+        return Unknown(f"templatefile() variables: {names.reason}")
+    if not isinstance(names, dict):
+        return Unknown("templatefile() variables must be a map")
+    text = _read("templatefile", args[:1], scope, lambda files, path: files.read(path))
+    return text if isinstance(text, Unknown) else _render(text, names, str(args[0]))
+
+
+def _render(text: str, names: dict[str, Any], path: str) -> Any:
+    from gpulint.terraform import heredoc
+    from gpulint.terraform.expressions import Scope, evaluate
+    from gpulint.terraform.parser import parse_expression
+    from gpulint.terraform.syntax import Expr, HclSyntaxError, Template
+
+    parts = heredoc.split(text)
+    if isinstance(parts, str):
+        return Unknown(f"templatefile() {path}: {parts} is not evaluated")
+    exprs: list[str | Expr] = []
+    for part in parts:
+        if isinstance(part, str):
+            exprs.append(part)
+            continue
+        try:
+            exprs.append(parse_expression(part[0]))
+        except HclSyntaxError as e:
+            return Unknown(f"templatefile() {path} line {part[1] + 1}: {e}")
+    return evaluate(Template(tuple(exprs)), Scope(dict(names)))
+
+
 FILE_FUNCTIONS: dict[str, Callable[[list[Any], Any], Any]] = {
+    "templatefile": _templatefile,
     "file": _file,
     "fileexists": _fileexists,
     "filebase64": _filebase64,
