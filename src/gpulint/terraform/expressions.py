@@ -14,6 +14,7 @@ from gpulint.model import Unknown
 from gpulint.terraform import bounds
 from gpulint.terraform.functions import FUNCTIONS
 from gpulint.terraform.reading import FILE_FUNCTIONS
+from gpulint.terraform.reading import Template as ReadTemplate
 from gpulint.terraform.syntax import (
     BinOp,
     Call,
@@ -343,7 +344,11 @@ def _call(expr: Call, scope: Scope) -> Any:
     args = [_eval(a, scope) for a in expr.args]
     if fn is None:  # a function that reads files, through the scope's file access
         unknown = first_unknown(args)
-        return unknown if unknown else FILE_FUNCTIONS[name](args, scope)
+        if unknown:
+            return unknown
+        read = FILE_FUNCTIONS[name](args, scope)
+        # templatefile(): rendered here, with the variables it was given and nothing else.
+        return _eval(read.expr, Scope(read.names)) if isinstance(read, ReadTemplate) else read
     if expr.expand_last and args:
         last = args.pop()
         if isinstance(last, Unknown):

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from gpulint.model import Unknown
+from gpulint.terraform import heredoc
+from gpulint.terraform.parser import parse_expression
+from gpulint.terraform.syntax import Expr, HclSyntaxError
+from gpulint.terraform.syntax import Template as TemplateExpr
 
 
 def _read(fn: str, args: list[Any], scope: Any, how: Callable[[Any, str], Any]) -> Any:
@@ -50,12 +55,16 @@ def _templatefile(args: list[Any], scope: Any) -> Any:
     return text if isinstance(text, Unknown) else _render(text, names, str(args[0]))
 
 
-def _render(text: str, names: dict[str, Any], path: str) -> Any:
-    from gpulint.terraform import heredoc
-    from gpulint.terraform.expressions import Scope, evaluate
-    from gpulint.terraform.parser import parse_expression
-    from gpulint.terraform.syntax import Expr, HclSyntaxError, Template
+@dataclass(frozen=True)
+class Template:
+    """A parsed template and the only names it may use; the evaluator renders it (this module
+    cannot import the evaluator, which imports it)."""
 
+    expr: Expr
+    names: dict[str, Any]
+
+
+def _render(text: str, names: dict[str, Any], path: str) -> Template | Unknown:
     parts = heredoc.split(text)
     if isinstance(parts, str):
         return Unknown(f"templatefile() {path}: {parts} is not evaluated")
@@ -68,7 +77,7 @@ def _render(text: str, names: dict[str, Any], path: str) -> Any:
             exprs.append(parse_expression(part[0]))
         except HclSyntaxError as e:
             return Unknown(f"templatefile() {path} line {part[1] + 1}: {e}")
-    return evaluate(Template(tuple(exprs)), Scope(dict(names)))
+    return Template(TemplateExpr(tuple(exprs)), dict(names))
 
 
 FILE_FUNCTIONS: dict[str, Callable[[list[Any], Any], Any]] = {
