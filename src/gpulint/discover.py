@@ -94,6 +94,19 @@ def _given_files(paths: list[str]) -> tuple[list[str], ReportScope]:
     return out, ReportScope(frozenset(os.path.abspath(p) for p in out))
 
 
+def _utf8(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:  # bytes that are not UTF-8, kept by Python as surrogates
+        return False
+    return True
+
+
+def _printable(path: str) -> str:
+    """`path` with the bytes that are not UTF-8 written as \\xNN."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
 def _walk(paths: list[str]) -> Discovery:
     """Walk the given paths in a stable order; a missing path is a diagnostic, not a crash."""
     files: list[SourceFile] = []
@@ -103,6 +116,11 @@ def _walk(paths: list[str]) -> Discovery:
     def add(path: str, explicit: bool, shown: str | None = None) -> None:
         kind = classify(path)
         if kind is None:
+            return
+        if not _utf8(path):
+            # Reports are UTF-8 (JSON, SARIF, PR comments): such a name cannot be written.
+            diags.append(Diagnostic(_printable(shown or path), None, "file name is not valid "
+                                    "UTF-8, skipped (rename the file)", "warning"))
             return
         # The same file reached twice (overlapping paths, symlinks) is scanned once. One stat
         # call: realpath would lstat every component of every path.
@@ -125,7 +143,12 @@ def _walk(paths: list[str]) -> Discovery:
             diags.append(Diagnostic(root, None, "no such file or directory"))
             continue
         visited: set[tuple[int, int]] = set()
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+        def unreadable(e: OSError, root: str = root) -> None:
+            diags.append(Diagnostic(_printable(_display(str(e.filename or root))), None,
+                                    f"cannot read directory: {e.strerror or e}, skipped",
+                                    "warning"))
+
+        for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable, followlinks=True):
             st = os.stat(dirpath)
             if (st.st_dev, st.st_ino) in visited:  # a symlink loop
                 dirnames[:] = []

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from gpulint.json_input import load_json
 from gpulint.model import Diagnostic, SourceFile
 
 # The package's modules (source, cache, parallel…) are imported by workers and light commands:
@@ -141,7 +142,7 @@ def _plan_file(path: str, text: str,
     if '"resource_changes"' not in text and '"planned_values"' not in text:
         return None
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except (json.JSONDecodeError, RecursionError):  # _json_file reports it
         return None
     if not plan.is_plan(data):
@@ -155,7 +156,7 @@ def _json_file(path: str, text: str, diagnostics: list[Diagnostic]) -> list[K8sO
     from gpulint.load.kubernetes import is_manifest, load_documents, looks_like_kubernetes
 
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except RecursionError:
         diagnostics.append(Diagnostic(path, None, "JSON nested too deeply to read, skipped"))
         return []

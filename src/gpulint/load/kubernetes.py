@@ -34,6 +34,27 @@ def _untagged(loader: Any, suffix: str, node: Any) -> Any:
 
 _Loader.add_multi_constructor("!", _untagged)
 
+
+def _timestamp(loader: Any, node: Any) -> Any:
+    """A date or time; a scalar shaped like one that is not (`2020-13-45`) stays a string,
+    as Kubernetes reads it, instead of failing the whole file."""
+    try:
+        return _BaseLoader.construct_yaml_timestamp(loader, node)
+    except (ValueError, OverflowError):
+        return loader.construct_scalar(node)
+
+
+def _int(loader: Any, node: Any) -> Any:
+    """An integer; one past Python's 4,300-digit conversion limit stays a string."""
+    try:
+        return _BaseLoader.construct_yaml_int(loader, node)
+    except ValueError:
+        return loader.construct_scalar(node)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+_Loader.add_constructor("tag:yaml.org,2002:int", _int)
+
 # Bounds on one YAML document, checked on the node graph before Python objects are built.
 # Anchors are shared by reference, but anything that walks the document (facts, reports) sees
 # every alias expanded: `&a [*b, *b, ...]` nine levels deep is a billion nodes from 1 KiB.
@@ -137,8 +158,9 @@ def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnost
                 continue
             try:
                 doc = loader.construct_document(node)
-            except yaml.YAMLError as e:
+            except (yaml.YAMLError, ValueError, OverflowError) as e:
                 diags.append(Diagnostic(path, node.start_mark.line + 1, f"YAML error: {e}"))
+                _reset(loader)
                 continue
             line = node.start_mark.line + 1
             if not is_manifest(doc):
@@ -155,6 +177,13 @@ def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnost
     finally:
         loader.dispose()
     return objects, diags
+
+
+def _reset(loader: Any) -> None:
+    """Forget a document whose construction failed halfway, so the next one starts clean."""
+    loader.constructed_objects = {}
+    loader.recursive_objects = {}
+    loader.state_generators = []
 
 
 def _children(node: Any) -> list[Any]:

@@ -57,8 +57,24 @@ def read_bytes(path: str, limit: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes | 
         return None, Diagnostic(path, None, f"cannot read file: {e.strerror}")
 
 
+# Byte order marks of the encodings Windows editors save in besides UTF-8 (PowerShell's `>`
+# writes UTF-16 LE): longest first, as UTF-32 LE's starts with UTF-16 LE's.
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+         (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+
+
 def decode(data: bytes) -> tuple[str | None, _Diag | None]:
-    """UTF-8 text (a BOM is dropped), or why the bytes are not text."""
+    """UTF-8 text (a BOM is dropped), UTF-16 or UTF-32 text with its BOM, or why the bytes are
+    not text."""
+    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), None)
+    if encoding is not None:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError as e:
+            return None, (None, f"file is not valid {encoding.upper()} text ({e.reason}), "
+                                "skipped", "error")
+        return (text, None) if "\x00" not in text else \
+            (None, (None, "binary file, skipped", "warning"))
     if b"\x00" in data:
         return None, (None, "binary file, skipped", "warning")
     try:

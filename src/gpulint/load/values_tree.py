@@ -81,7 +81,7 @@ def parse(path: str, text: str) -> tuple[list[tuple[Any, dict[Path, int]]], list
                                          f"values not read: {problem}", "info")]
             try:
                 value = loader.construct_document(node)
-            except yaml.YAMLError as e:
+            except (yaml.YAMLError, ValueError, OverflowError) as e:
                 return docs, [Diagnostic(path, node.start_mark.line + 1,
                                          f"values not read: YAML error: {e}", "info")]
             lines: dict[Path, int] = {(): node.start_mark.line + 1}
