@@ -7,9 +7,10 @@ never fires either: the engine reports it as not evaluated.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
+
+import regex
 
 from gpulint.model import Unknown
 
@@ -34,6 +35,27 @@ def _lacks_keys(value: Any, keys: Any) -> Any:
     return any(k not in value or value[k] in (None, "") for k in keys or [])
 
 
+class ConditionError(Exception):
+    """A condition that cannot be decided for a reason other than an unknown fact."""
+
+
+# A tag pattern or rule regex is written by whoever controls the configuration or the rules
+# directory; `(a|aa)+` against forty characters would run for hours with the standard engine.
+PATTERN_SECONDS = 0.25
+
+
+def full_match(pattern: str, text: str) -> bool:
+    """`pattern` matches all of `text`, within the time limit (ConditionError past it or when
+    the pattern does not compile)."""
+    try:
+        return regex.fullmatch(pattern, text, timeout=PATTERN_SECONDS) is not None
+    except TimeoutError:
+        raise ConditionError(f"pattern {pattern!r} took longer than {PATTERN_SECONDS} s "
+                             "(gpulint's limit)") from None
+    except (regex.error, RecursionError, OverflowError) as e:
+        raise ConditionError(f"invalid regular expression {pattern!r}: {e}") from None
+
+
 def _mismatches(value: Any, patterns: Any) -> bool | None:
     """A present tag whose value does not match its pattern in full; unknown values are unknown."""
     if not isinstance(value, dict) or not patterns:
@@ -44,7 +66,7 @@ def _mismatches(value: Any, patterns: Any) -> bool | None:
             continue  # absence is lacks_keys' business
         if isinstance(value[key], Unknown):
             unknown = True
-        elif not re.fullmatch(pattern, str(value[key])):
+        elif not full_match(pattern, str(value[key])):
             return True
     return None if unknown else False
 
@@ -53,8 +75,16 @@ def mismatched_tags(tags: Any, patterns: Any) -> list[str]:
     """`key=value (expected pattern)` for each tag that fails its pattern, for messages."""
     if not isinstance(tags, dict) or not isinstance(patterns, dict):
         return []
-    return [f"{k}={tags[k]!r} (expected {p})" for k, p in patterns.items()
-            if isinstance(tags.get(k), str) and tags[k] and not re.fullmatch(p, tags[k])]
+    out = []
+    for k, p in patterns.items():
+        if not (isinstance(tags.get(k), str) and tags[k]):
+            continue
+        try:
+            if not full_match(p, tags[k]):
+                out.append(f"{k}={tags[k]!r} (expected {p})")
+        except ConditionError as e:
+            out.append(f"{k}={tags[k]!r} ({e})")
+    return out
 
 
 OPERATORS: dict[str, Callable[[Any, Any], Any]] = {

@@ -22,15 +22,21 @@ def evaluate(resources: Iterable[Resource],
         for rule in rules:
             if res.source not in rule.applies_to or rule.id in res.suppressions:
                 continue
-            result = conditions.test(rule.match, res.facts_by_name, rule.options)
+            try:
+                result = conditions.test(rule.match, res.facts_by_name, rule.options)
+                reasons = conditions.missing_facts(rule.match, res.facts_by_name, rule.options) \
+                    if result is None else []
+            except conditions.ConditionError as e:
+                result, reasons = None, [str(e)]
+            except (TypeError, ValueError) as e:  # an option of the wrong type (configuration)
+                result, reasons = None, [f"an option of rule {rule.id} has the wrong type ({e})"]
             if result is None:
-                reasons = conditions.missing_facts(rule.match, res.facts_by_name, rule.options)
                 why = "could not evaluate: " + "; ".join(dict.fromkeys(reasons))
                 skipped.append(NotEvaluated(rule.id, res.path, res.line, res.address, why))
             elif result:
                 texts = placeholders(res)
-                message = rule.message.format_map(texts)
-                short = f"{res.address}: {rule.short.format_map(texts)}" if rule.short else message
+                message = _render(rule.message, texts)
+                short = f"{res.address}: {_render(rule.short, texts)}" if rule.short else message
                 findings.append(Finding(
                     rule=rule.id, severity=rule.severity, path=res.path, line=res.line,
                     address=res.address, message=message, remediation=rule.remediation,
@@ -38,3 +44,13 @@ def evaluate(resources: Iterable[Resource],
     findings.sort(key=Finding.sort_key)
     skipped.sort(key=lambda n: (n.path, n.line, n.address, n.rule))
     return findings, skipped
+
+
+def _render(template: str, texts: dict[str, str]) -> str:
+    """The message with its placeholders filled. Rule files are checked when loaded (names,
+    widths); a format code that does not suit the text (`{gpu_count:d}`) leaves the message as
+    written rather than failing the scan."""
+    try:
+        return template.format_map(texts)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return template

@@ -5,12 +5,11 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
-
-import yaml
 
 from gpulint.load.reader import read_file_text
 from gpulint.model import Severity
@@ -118,6 +117,7 @@ def validate(data: Any, path: str) -> list[str]:
         if isinstance(data.get(key), str):
             problems += _placeholder_problems(data[key], key)
     problems += _fact_ref_problems(data.get("match"))
+    problems += _pattern_problems(data.get("match"))
     compare = (data.get("cost") or {}).get("compare_with") if isinstance(
         data.get("cost"), dict) else None
     if isinstance(compare, dict) and isinstance(compare.get("alternative"), str):
@@ -133,6 +133,9 @@ def validate(data: Any, path: str) -> list[str]:
     return problems
 
 
+MAX_FORMAT_WIDTH = 200  # in a message's format specifications
+
+
 def _placeholder_problems(message: str, key: str = "message") -> list[str]:
     """A misspelt {placeholder} would fail when the rule fires; catch it when it is loaded."""
     import string
@@ -145,11 +148,40 @@ def _placeholder_problems(message: str, key: str = "message") -> list[str]:
     except ValueError as e:
         return [f"at {key}: {e}"]
     out = []
+    for _, name, spec, _ in string.Formatter().parse(message):
+        # `{address:>999999999}` would build a gigabyte per finding
+        if spec and ("{" in spec or any(int(n) > MAX_FORMAT_WIDTH
+                                        for n in re.findall(r"\d+", spec))):
+            out.append(f"at {key}: format specification {{{name}:{spec}}} is beyond gpulint's "
+                       f"limit (widths and precisions up to {MAX_FORMAT_WIDTH})")
     for name in names:
         if name not in known:
             near = difflib.get_close_matches(name, known, n=1)
             out.append(f"at {key}: unknown placeholder {{{name}}}"
                        + (f" (did you mean {{{near[0]}}}?)" if near else ""))
+    return out
+
+
+def _pattern_problems(cond: Any) -> list[str]:
+    """The regular expressions written in `mismatches:` conditions must compile (the engine
+    matches them with a time limit)."""
+    import regex
+
+    out: list[str] = []
+    if isinstance(cond, dict):
+        for key, value in cond.items():
+            if key == "mismatches" and isinstance(value, dict) \
+                    and not ({"fact"} == set(value) or "option" in value):
+                for tag, pattern in value.items():
+                    try:
+                        regex.compile(str(pattern))
+                    except (regex.error, RecursionError, OverflowError) as e:
+                        out.append(f"at match: pattern of {tag!r} is not a valid regular "
+                                   f"expression: {e}")
+            else:
+                out += _pattern_problems(value)
+    elif isinstance(cond, list):
+        out = [p for v in cond for p in _pattern_problems(v)]
     return out
 
 
@@ -185,18 +217,19 @@ def _option_refs(cond: Any) -> list[str]:
 def load_rule_file(path: str, check: bool = True) -> Rule:
     """One rule file; `check=False` skips the schema (built-in rules: tests validate them, and
     importing jsonschema would cost every run a fifth of a second)."""
+    from gpulint.load.safe_yaml import YamlProblem, load_one
+
     try:
         text = read_file_text(path)
-        data = yaml.safe_load(text)
+        data, node = load_one(text)  # depth and aliases checked before anything is built
     except OSError as e:
         raise RuleError(f"{path}: cannot read rule file: {e}") from None
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark else ""
-        raise RuleError(f"{path}{line}: invalid YAML: {getattr(e, 'problem', e)}") from None
+    except YamlProblem as e:
+        line = f":{e.line}" if e.line else ""
+        raise RuleError(f"{path}{line}: invalid YAML: {e}") from None
     problems = validate(data, path) if check else []
     if problems:
-        where = _key_lines(text)
+        where = _key_lines(node)
         raise RuleError(f"{path}: invalid rule\n" + "\n".join(
             f"  {_line_of(problem, where, path)}{problem}" for problem in problems))
     return Rule(
@@ -209,8 +242,11 @@ def load_rule_file(path: str, check: bool = True) -> Rule:
     )
 
 
-def _key_lines(text: str) -> dict[str, int]:
-    """The 1-based line of every key path (`match/all/0`) of a rule file's YAML."""
+def _key_lines(root: Any) -> dict[str, int]:
+    """The 1-based line of every key path (`match/all/0`) of a rule file's YAML node tree
+    (already checked for depth and aliases)."""
+    import yaml
+
     out: dict[str, int] = {}
 
     def walk(node: Any, at: str) -> None:
@@ -224,12 +260,8 @@ def _key_lines(text: str) -> dict[str, int]:
             for i, item in enumerate(node.value):
                 walk(item, f"{at}/{i}" if at else str(i))
 
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return out
-    if node is not None:
-        walk(node, "")
+    if root is not None:
+        walk(root, "")
     return out
 
 

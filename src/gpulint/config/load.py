@@ -137,6 +137,8 @@ def _load_toml(path: str) -> tuple[dict[str, Any], dict[tuple[Any, ...], int]]:
         raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: invalid TOML: {e}") from None
+    except RecursionError:  # the TOML parser recurses once per level of arrays or tables
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
     section = data.get("tool", {}).get("gpulint")
     if section is None:
         raise ConfigError(f"{path}: no [tool.gpulint] section")
@@ -160,21 +162,19 @@ def _line_map(node: Any, prefix: tuple[Any, ...], out: dict[tuple[Any, ...], int
 
 
 def _load_yaml(path: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
-    import yaml
+    from gpulint.load.safe_yaml import YamlProblem, load_one
 
     try:
         text = read_file_text(path)
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     try:
-        data = yaml.safe_load(text)
-        lines: dict[tuple[Any, ...], int] = {}
-        _line_map(yaml.compose(text, Loader=yaml.SafeLoader), (), lines)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark else ""
-        problem = getattr(e, "problem", None) or e
-        raise ConfigError(f"{path}{where}: invalid YAML: {problem}") from None
+        data, node = load_one(text)  # depth, alias bombs and recursion checked first
+    except YamlProblem as e:
+        where = f":{e.line}" if e.line else ""
+        raise ConfigError(f"{path}{where}: invalid YAML: {e}") from None
+    lines: dict[tuple[Any, ...], int] = {}
+    _line_map(node, (), lines)
     return ({} if data is None else data), lines
 
 
