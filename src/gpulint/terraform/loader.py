@@ -28,6 +28,11 @@ def parse_file(path: str, text: str) -> tuple[ParsedFile | None, Diagnostic | No
     return ParsedFile(path, root), None
 
 
+def _absolute(directory: str) -> str:
+    """Absolute on both sides: the scanned paths may be relative or absolute."""
+    return os.path.normpath(os.path.abspath(directory))
+
+
 class TerraformProject:
     """All Terraform directories of a scan, parsed once and shared by module calls."""
 
@@ -82,10 +87,11 @@ class TerraformProject:
         new = self.diagnostics[before:]
         return self.dirs[key], new
 
-    def child_dirs(self) -> set[str]:
-        """Directories called as local modules by another scanned directory."""
-        out: set[str] = set()
+    def _calls(self) -> dict[str, set[str]]:
+        """Local module calls between scanned directories: caller -> called, both absolute."""
+        out: dict[str, set[str]] = {}
         for directory, files in self.dirs.items():
+            targets = out.setdefault(_absolute(directory), set())
             for _, call in iter_blocks(files, "module"):
                 if "source" not in call.attributes:
                     continue
@@ -93,20 +99,40 @@ class TerraformProject:
                 target = resolve_module_source(directory, call.labels[0] if call.labels else "",
                                                src, "")
                 if target:
-                    out.add(os.path.normpath(os.path.abspath(target)))
+                    targets.add(_absolute(target))
         return out
+
+    def root_dirs(self) -> list[str]:
+        """Directories evaluated as root modules: those no other directory calls; then, so a
+        cycle of calls (a -> b -> a) does not lose its resources, the first directory of each
+        group that no root reaches. A directory calling itself is not called by another."""
+        calls = self._calls()
+        called = {t for d, targets in calls.items() for t in targets - {d}}
+        order = [d for d in sorted(self.dirs) if self.dirs[d]]
+        roots = [d for d in order if _absolute(d) not in called]
+        reached: set[str] = set()
+
+        def reach(start: str) -> None:
+            stack = [start]
+            while stack:
+                d = stack.pop()
+                if d not in reached:
+                    reached.add(d)
+                    stack.extend(calls.get(d, ()))
+
+        for d in roots:
+            reach(_absolute(d))
+        for d in order:
+            if _absolute(d) not in reached:
+                roots.append(d)
+                reach(_absolute(d))
+        return sorted(roots)
 
     def load(self, inputs: Inputs) -> LoadResult:
         result = LoadResult(files=FileAccess(self.roots, self.read_text))
-        children = self.child_dirs()
         declared: set[str] = set()
-        for directory in sorted(self.dirs):
-            # absolute on both sides: the scanned paths may be relative or absolute
-            if os.path.normpath(os.path.abspath(directory)) in children:
-                continue
+        for directory in self.root_dirs():
             files = self.dirs[directory]
-            if not files:
-                continue
             kept, kept_calls = len(result.resources), len(result.remote_calls)
             declared.update(b.labels[0] for f in files for b in f.root.blocks
                             if b.type == "variable" and b.labels)

@@ -8,6 +8,7 @@ as `RemoteCall` records for the facts layer to recognise or report.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -33,6 +34,9 @@ MAX_MODULE_DEPTH = 16
 # Bound on expansion, so modules fanning out at every level cannot exhaust memory: resource
 # instances in one scan (instances per resource or call: expansion.MAX_INSTANCES).
 MAX_TOTAL_INSTANCES = 200_000
+# Module instances in one scan (each costs far more than a resource instance: about 150 µs to
+# set up, so this many take a few seconds); they also count against MAX_TOTAL_INSTANCES.
+MAX_MODULE_INSTANCES = 20_000
 
 # Arguments of a module call that are Terraform's own, not the module's inputs.
 _CALL_META = {"source", "version", "count", "for_each", "providers", "depends_on"}
@@ -81,6 +85,8 @@ class LoadResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     remote_calls: list[RemoteCall] = field(default_factory=list)
     truncated: bool = False  # MAX_TOTAL_INSTANCES was reached
+    module_instances: int = 0  # counted against MAX_TOTAL_INSTANCES with the resources
+    cycles: set[tuple[str, int]] = field(default_factory=set)  # module calls reported as cycles
     files: Any = None  # a files.FileAccess: what file() may read
 
 
@@ -107,21 +113,24 @@ def _instance_keys(block: Block, scope: Scope) -> list[tuple[str, Scope]] | Unkn
 
 def load_module(directory: str, files: list[ParsedFile], variables: dict[str, Any],
                 providers: dict[str, ProviderBlock], address: str, depth: int,
-                parse_dir: ParseDir, result: LoadResult, reader: Any = None) -> Module:
+                parse_dir: ParseDir, result: LoadResult, reader: Any = None,
+                callers: tuple[str, ...] = ()) -> Module:
     """Expand one module instance into resource instances, following local module calls.
-    `reader` is the root module's file access (a root module makes its own)."""
+    `reader` is the root module's file access (a root module makes its own); `callers` are the
+    directories of the module instances above this one, to refuse a call cycle."""
     if reader is None and result.files is not None:
         reader = result.files.rooted(directory)
     module = Module(directory, files, variables, address, depth, reader)
+    module.callers = (*callers, _real(directory))
     module.providers = _provider_blocks(files, module.scope, providers)
     prefix = f"{address}." if address else ""
     peers = Peers()
     # Module calls first, so resources (and later calls) can use their outputs.
-    for f, b in _calls_in_order(files):
+    for f, b in _calls_in_order(files, result.diagnostics):
         _load_call(module, f, b, prefix, parse_dir, result)
     for f in files:
         for b in f.root.blocks:
-            if len(result.resources) >= MAX_TOTAL_INSTANCES:
+            if len(result.resources) + result.module_instances >= MAX_TOTAL_INSTANCES:
                 if not result.truncated:
                     result.truncated = True
                     result.diagnostics.append(Diagnostic(
@@ -153,10 +162,36 @@ def _expand_resource(module: Module, f: ParsedFile, b: Block, prefix: str, peers
         result.resources.append(inst)
 
 
-def _calls_in_order(files: list[ParsedFile]) -> list[tuple[ParsedFile, Block]]:
+@functools.lru_cache(maxsize=4096)
+def _real(directory: str) -> str:
+    return os.path.normcase(os.path.realpath(directory))
+
+
+def _unique_calls(files: list[ParsedFile],
+                  diagnostics: list[Diagnostic]) -> list[tuple[ParsedFile, Block]]:
+    """Module calls by name; a second call of the same name (Terraform refuses the directory)
+    is reported with both places and left out."""
+    first: dict[str, tuple[ParsedFile, Block]] = {}
+    for f, b in iter_blocks(files, "module"):
+        if not b.labels:
+            continue
+        name = b.labels[0]
+        if name in first:
+            pf, pb = first[name]
+            diagnostics.append(Diagnostic(
+                f.path, b.line, f'duplicate module call "{name}": also declared at '
+                f"{pf.path}:{pb.line} (Terraform refuses this directory); only the first is "
+                "evaluated", "error"))
+            continue
+        first[name] = (f, b)
+    return list(first.values())
+
+
+def _calls_in_order(files: list[ParsedFile],
+                    diagnostics: list[Diagnostic]) -> list[tuple[ParsedFile, Block]]:
     """Module calls, each after the calls whose outputs its arguments use (file order
     otherwise, and for cycles)."""
-    calls = [(f, b) for f, b in iter_blocks(files, "module") if b.labels]
+    calls = _unique_calls(files, diagnostics)
     names = {b.labels[0] for _, b in calls}
     deps = {b.labels[0]: (module_refs([a.expr for a in b.attributes.values()]) & names)
             - {b.labels[0]} for _, b in calls}
@@ -216,11 +251,24 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
     if parent.depth >= MAX_MODULE_DEPTH:
         result.notes.append(ModuleCallNote(addr, f.path, call.line, "module nesting too deep"))
         return
+    if _real(target) in parent.callers:
+        # Terraform refuses a module that calls itself, directly or through others; following
+        # it would repeat until the depth limit, multiplied by every count on the way.
+        what = "its own directory" if _real(target) == parent.callers[-1] else \
+            "a module above it (a cycle)"
+        diag = Diagnostic(f.path, call.line, f'module "{name}" calls {what}: not followed',
+                          "error")
+        if (f.path, call.line) not in result.cycles:  # once, not once per instance
+            result.cycles.add((f.path, call.line))
+            result.diagnostics.append(diag)
+        return
     child_files, diags = parse_dir(target)
     result.diagnostics.extend(diags)
     if isinstance(keys, Unknown):
         result.notes.append(ModuleCallNote(addr, f.path, call.line,
                                            f"module call not expanded: {keys.reason}"))
+        return
+    if not _count_instances(result, len(keys), f, call):
         return
     outputs: dict[str, Any] = {}
     first, first_remote = len(result.resources), len(result.remote_calls)
@@ -228,7 +276,8 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
         inputs = {k: evaluate(a.expr, scope) for k, a in call.attributes.items()
                   if k not in _CALL_META}
         child = load_module(target, child_files, inputs, providers, addr + suffix,
-                            parent.depth + 1, parse_dir, result, parent.scope.files)
+                            parent.depth + 1, parse_dir, result, parent.scope.files,
+                            parent.callers)
         outputs[suffix] = LazyOutputs(child)
     for inst in result.resources[first:]:
         inst.call_paths += (f.path,)
@@ -240,6 +289,22 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
         parent.calls[name] = {json.loads(k[1:-1]): v for k, v in outputs.items()}
     else:
         parent.calls[name] = outputs.get("", Unknown(f"module.{name} has no instance"))
+
+
+def _count_instances(result: LoadResult, n: int, f: ParsedFile, call: Block) -> bool:
+    """Count `n` module instances against the scan's cap: modules fanning out at every level
+    with no resources at all (count = 3 sixteen levels deep) would otherwise run for hours."""
+    result.module_instances += n
+    if result.module_instances <= MAX_MODULE_INSTANCES \
+            and result.module_instances + len(result.resources) <= MAX_TOTAL_INSTANCES:
+        return True
+    if not result.truncated:
+        result.truncated = True
+        result.diagnostics.append(Diagnostic(
+            f.path, call.line, f"stopped expanding modules at {MAX_MODULE_INSTANCES:,} module "
+            f"instances or {MAX_TOTAL_INSTANCES:,} instances in all (gpulint's limits); later "
+            "ones are not evaluated", "warning"))
+    return False
 
 
 def resolve_module_source(directory: str, name: str, source: Any,

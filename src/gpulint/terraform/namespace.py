@@ -23,6 +23,7 @@ class Module:
         self.files = files
         self.address = address
         self.depth = depth
+        self.callers: tuple[str, ...] = ()  # real directories of this instance and those above
         self.providers: dict[str, ProviderBlock] = {}
         self._var_values = variables
         self._locals: dict[str, tuple[Block, Any]] = {}

@@ -1,0 +1,3 @@
+module "gpu_nodes" {
+  source = "../shared-nodes"
+}

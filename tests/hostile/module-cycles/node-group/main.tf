@@ -1,0 +1,4 @@
+module "pool" {
+  source = "../gpu-pool"
+  count  = 3
+}
