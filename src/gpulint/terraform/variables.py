@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpulint import globs
-from gpulint.json_input import load_json
 from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.parser import parse_expression, parse_hcl
@@ -54,7 +53,7 @@ def _read_tfvars(path: str, parse: ParseSource | None = None) -> tuple[dict[str,
         return {}, problem
     if path.endswith(".json"):
         try:
-            data = load_json(text)
+            data = json.loads(text)
         except json.JSONDecodeError as e:
             return {}, Diagnostic(path, e.lineno, f"invalid JSON: {e.msg}")
         except ValueError as e:  # more digits than int() converts
