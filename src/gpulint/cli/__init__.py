@@ -185,11 +185,7 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: st
                   quiet=quiet or concise, sarif_root=sarif_root)
     if concise and not quiet and fmt == "text":
         text += text_mod.verdict(report) + "\n"  # one line, the last, for the whole run
-    if output:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
-        click.echo(text, nl=False, color=use_colour)
+    output_mod.emit(text, output, use_colour)
     sys.exit(EXIT_FINDINGS if report["summary"]["gate"]["failed"] else 0)
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from gpulint.cli import output as output_mod
 from gpulint.cli import run_scan
 from gpulint.cli.options import scan_flags
 from gpulint.cli.output import check_output
@@ -24,8 +25,7 @@ def baseline(paths: tuple[str, ...], output: str, **params: Any) -> None:
     from gpulint.report.baseline import to_json
 
     result, _ = run_scan(params, list(paths) or ["."])
-    with open(output, "w", encoding="utf-8") as fh:
-        fh.write(to_json(result.findings))
+    output_mod.emit(to_json(result.findings), output)
     from gpulint.units import plural
 
     click.echo(f"{plural(len(result.findings), 'finding')} recorded in {output}; "

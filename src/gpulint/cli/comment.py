@@ -85,6 +85,26 @@ def _read_json(path: str, what: str) -> dict[str, Any]:
     return data
 
 
+def _check_report(report: dict[str, Any], path: str) -> None:
+    """The report must be one `gpulint scan --format json` writes (its published schema): a
+    report cut short or edited by hand failed deep in the rendering (exit 3)."""
+    from importlib import resources
+
+    import jsonschema
+
+    schema = json.loads((resources.files("gpulint") / "schemas" / "report.schema.json")
+                        .read_text("utf-8"))
+    # Shapes only (types, required keys): reports of earlier versions and hand-trimmed ones
+    # differ in patterns and enums, which the rendering does not depend on.
+    error = jsonschema.exceptions.best_match(
+        e for e in jsonschema.Draft202012Validator(schema).iter_errors(report)
+        if e.validator in {"type", "required"})
+    if error is not None:
+        where = "/".join(map(str, error.absolute_path)) or "(top level)"
+        raise click.UsageError(f"report {path} is not a gpulint JSON report: at {where}: "
+                               f"{error.message[:200]}")
+
+
 @click.group("comment")
 def comment() -> None:
     """Publish a gpulint report where reviewers will see it."""
@@ -135,6 +155,7 @@ def github(
     no token, or the token may not write (pull requests from forks).
     """
     report = _read_json(report_path, "report")
+    _check_report(report, report_path)
     diff = _read_json(diff_path, "diff") if diff_path else None
     if repo is not None and not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo):
         raise click.UsageError("--repo must look like owner/name")

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from gpulint import reporters
+from gpulint.cli import output as output_mod
 from gpulint.cli.options import build_settings, scan_flags
 from gpulint.cli.output import output_option
 from gpulint.reporters.tables import markdown_table, text_table
@@ -123,8 +124,4 @@ def cost(paths: tuple[str, ...], fmt: str, group_by: str, output: str | None, br
         text = render_markdown(data)
     else:
         text = render_text(data, verbose=not brief)
-    if output:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
-        click.echo(text, nl=False)
+    output_mod.emit(text, output)

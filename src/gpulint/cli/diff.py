@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from gpulint import reporters
+from gpulint.cli import output as output_mod
 from gpulint.cli.options import build_settings, scan_flags
 from gpulint.cli.output import output_option
 from gpulint.load.reader import TOOL_FILE_LIMIT, read_file_text
@@ -182,11 +183,7 @@ def diff(paths: tuple[str, ...], base_ref: str | None, compare_to: str | None,
         text = render_markdown(data)
     else:
         text = render_text(data, verbose)
-    if output:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
-        click.echo(text, nl=False)
+    output_mod.emit(text, output)
     if exceeded:
         click.echo(f"gpulint: the change adds {money(data['delta_usd'])}/month, more than "
                    f"--max-increase {money(max_increase)}", err=True)

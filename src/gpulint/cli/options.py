@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -50,7 +51,7 @@ def scan_flags(func: F) -> F:
         click.option("--rules-dir", "rules_dirs", multiple=True,
                      type=click.Path(exists=True, file_okay=False),
                      help="Extra directory of rule files."),
-        click.option("--hours", type=click.FloatRange(0, 744, min_open=True), default=730.0,
+        click.option("--hours", type=_FiniteHours(0, 744, min_open=True), default=730.0,
                      show_default=True, help="Hours a month each resource runs."),
         click.option("--max-file-size", type=click.IntRange(1), default=5 * 1024,
                      show_default=True, help="Skip files larger than this many KiB."),
@@ -70,6 +71,18 @@ def scan_flags(func: F) -> F:
     ]):
         func = option(func)
     return pricing_flags(func)
+
+
+class _FiniteHours(click.FloatRange):
+    """A float range that refuses nan, which passes every comparison and reached the JSON
+    report as NaN."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a number of hours", param, ctx)
+        return number
 
 
 def use_catalog(path: str) -> None:

@@ -4,6 +4,7 @@ terminal)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable
@@ -59,4 +60,27 @@ def use_colour(choice: str, no_color: bool, output: str | None) -> bool:
         return True
     if os.environ.get("NO_COLOR") or output:
         return False
-    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
+    return bool(os.environ.get("FORCE_COLOR")) or (sys.stdout is not None and sys.stdout.isatty())
+
+
+def emit(text: str, output: str | None, colour: bool = False) -> None:
+    """The report to `output`, or to standard output. A write that fails (a full disk, a closed
+    standard output) is an error message and exit 2, not an internal error; a reader that went
+    away (`| head`) ends the run quietly."""
+    try:
+        if output:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            return
+        if sys.stdout is None:
+            raise OSError(errno.EBADF, "standard output is closed (use -o FILE)")
+        click.echo(text, nl=False, color=colour)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Point standard output at nothing so the interpreter's last flush does not fail too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
+    except OSError as e:
+        where = output or "standard output"
+        click.echo(f"gpulint: cannot write the report to {where}: {e.strerror or e}", err=True)
+        sys.exit(2)

@@ -85,11 +85,18 @@ class Catalog:
     """Parsed catalog with lookup indexes. Build with ``load()``; treat as read-only."""
 
     def __init__(self, data: dict[str, Any], origin: str) -> None:
+        if not isinstance(data, dict):
+            raise ValueError(f"{origin}: not a gpulint catalog (not a JSON object)")
         version = data.get("schema_version")
         if version not in SUPPORTED_SCHEMA_VERSIONS:
             raise ValueError(f"{origin}: unsupported catalog schema_version {version!r}")
         if "providers" not in data:
             raise ValueError(f"{origin}: not a gpulint catalog (no 'providers')")
+        from gpulint.pricing.catalog_shape import problem
+
+        found = problem(data)
+        if found:
+            raise ValueError(f"{origin}: not a usable gpulint catalog: {found}")
         self.data = data
         self.origin = origin
         # Azure size names are case-insensitive in the Azure API and in Terraform.
