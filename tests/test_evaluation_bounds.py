@@ -39,6 +39,7 @@ EXPECTED: dict[str, str | None] = {
     "aws_instance.loop_of_calls": "evaluation needs more than 5,000,000 steps",
     "aws_instance.ordinary": None,
     "aws_instance.huge_literal": "infinite",
+    "aws_instance.deep_yaml": "yamldecode(): nested deeper than 200 levels",
 }
 
 
@@ -59,6 +60,11 @@ def scans(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         # 5,000 digits: past Python's 4,300-digit conversion limit
         fh.write('resource "aws_instance" "huge_literal" {\n'
                  f'  count         = {"7" * 5000}\n  instance_type = "g5.xlarge"\n}}\n')
+    with open(os.path.join(base, "hostile", "yaml.tf"), "w", encoding="utf-8") as fh:
+        # 40,000 levels: libyaml's composer recursed until the process died (signal 11)
+        fh.write('locals {\n  deep = "' + "[" * 40_000 + "]" * 40_000 + '"\n}\n'
+                 'resource "aws_instance" "deep_yaml" {\n  instance_type = '
+                 'length(yamldecode(local.deep)) > 0 ? "g5.xlarge" : "p4d.24xlarge"\n}\n')
     run, both = _scan("good", "hostile", cwd=base)
     _, alone = _scan("good", cwd=base)
     return {"run": run, "both": both, "alone": alone}
@@ -93,3 +99,20 @@ def test_bounded_in_time_and_memory(scans: dict[str, Any]) -> None:
     # doubling string alone needs 2^40 characters.
     assert run.seconds < 30, run.seconds
     assert run.peak_mib < 512, run.peak_mib
+
+
+def test_work_repeated_per_instance_is_bounded_across_the_scan(tmp_path: Any) -> None:
+    # Each instance's expression is under the per-evaluation budget; 10,000 of them are not.
+    (tmp_path / "main.tf").write_text(
+        'resource "aws_instance" "gpu" {\n  count         = 10000\n'
+        '  instance_type = length(distinct(range(100000))) > count.index ? "g5.xlarge" : '
+        '"p4d.24xlarge"\n}\n')
+    run = bounded.gpulint("scan", "--no-cache", "--jobs", "1", "--format", "json",
+                          "--fail-on", "never", str(tmp_path), cpu_seconds=120)
+    assert run.code == 0, run.stderr
+    assert run.seconds < 60, run.seconds  # was about an hour
+    report = json.loads(run.stdout)
+    assert len(report["resources"]) == 10_000
+    reasons = {u["reason"] for r in report["resources"] for u in r["unknowns"]}
+    assert any("the scan's Terraform evaluation took more than 50,000,000 steps" in reason
+               for reason in reasons), sorted(reasons)[:3]

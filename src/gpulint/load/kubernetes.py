@@ -84,7 +84,7 @@ def is_manifest(doc: Any) -> bool:
 _SURELY_SHALLOW = 2_000
 
 
-def _too_deep_line(text: str) -> int | None:
+def too_deep_line(text: str) -> int | None:
     """Line where the text nests more than MAX_NESTING_DEPTH levels, found from the parser's
     events (libyaml's parser keeps an explicit stack; its composer would recurse), or None.
     Depth is at most the flow brackets plus the longest line (block levels need a deeper indent
@@ -125,7 +125,7 @@ def load_documents(path: str, text: str) -> tuple[list[K8sObject], list[Diagnost
     """Every Kubernetes object in the text, `kind: List` items expanded, with line numbers."""
     objects: list[K8sObject] = []
     diags: list[Diagnostic] = []
-    deep = _too_deep_line(text)
+    deep = too_deep_line(text)
     if deep is not None:
         return [], [Diagnostic(path, deep, f"YAML file skipped: nested deeper than "
                                            f"{MAX_NESTING_DEPTH} levels")]

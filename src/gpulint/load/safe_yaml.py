@@ -11,8 +11,8 @@ import yaml
 from gpulint.load.kubernetes import (
     MAX_NESTING_DEPTH,
     _Loader,
-    _too_deep_line,
     node_graph_problem,
+    too_deep_line,
 )
 
 
@@ -25,7 +25,7 @@ class YamlProblem(Exception):
 def load_one(text: str) -> tuple[Any, Any]:
     """(value, node) of the single document in `text` ((None, None) when empty); YamlProblem
     with the line when it cannot be read safely."""
-    deep = _too_deep_line(text)
+    deep = too_deep_line(text)
     if deep is not None:
         raise YamlProblem(f"nested deeper than {MAX_NESTING_DEPTH} levels", deep)
     loader = _Loader(text)

@@ -26,6 +26,9 @@ MAX_INT_BITS = 13_000
 # Work units (elements visited, 64-character chunks copied, loop iterations) of one top-level
 # evaluation: a few seconds at most.
 MAX_WORK = 5_000_000
+# ... and of all the evaluations of one scan: `count = 10000` times an expression just under
+# MAX_WORK would otherwise take hours.
+MAX_SCAN_WORK = 50_000_000
 REGEX_SECONDS = 0.25  # per match of a pattern written in the repository
 MAX_PRECISION = 1_000  # digits after the point in format("%.Nf")
 
@@ -34,7 +37,12 @@ class LimitExceeded(Exception):
     """A value or a piece of work beyond gpulint's bounds; the message names the bound."""
 
 
-_work = {"depth": 0, "units": 0}
+_work = {"depth": 0, "units": 0, "scan": 0}
+
+
+def new_scan() -> None:
+    """Start the scan-wide budget afresh (one Terraform project)."""
+    _work["scan"] = 0
 
 
 def evaluation(run: Callable[[], Any]) -> Any:
@@ -50,12 +58,16 @@ def evaluation(run: Callable[[], Any]) -> Any:
 
 def charge(units: int) -> None:
     _work["units"] += units
+    _work["scan"] += units
     if _work["units"] > MAX_WORK:
         raise LimitExceeded(f"evaluation needs more than {MAX_WORK:,} steps (gpulint's limit)")
+    if _work["scan"] > MAX_SCAN_WORK:
+        raise LimitExceeded(f"the scan's Terraform evaluation took more than {MAX_SCAN_WORK:,} "
+                            "steps (gpulint's limit); later values are not evaluated")
 
 
 def exhausted() -> bool:
-    return _work["units"] > MAX_WORK
+    return _work["units"] > MAX_WORK or _work["scan"] > MAX_SCAN_WORK
 
 
 def cost(value: Any) -> int:

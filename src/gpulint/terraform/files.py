@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from gpulint.load.kubernetes import node_graph_problem
+from gpulint.load.kubernetes import MAX_NESTING_DEPTH, node_graph_problem, too_deep_line
 from gpulint.model import Diagnostic, Unknown
 
 try:  # libyaml when available, as for manifests
@@ -72,6 +72,10 @@ class FileAccess:
 def yaml_decode(text: str) -> Any:
     """One YAML document as Terraform's yamldecode reads it, with the alias and depth bounds
     of manifests; Unknown (with why) otherwise."""
+    deep = too_deep_line(text)  # before libyaml's composer recurses (it segfaulted)
+    if deep is not None:
+        return Unknown(f"yamldecode(): nested deeper than {MAX_NESTING_DEPTH} levels "
+                       f"(line {deep})")
     loader = _SafeLoader(text)
     try:
         node = loader.get_single_node()
@@ -83,6 +87,8 @@ def yaml_decode(text: str) -> Any:
         return _plain(loader.construct_document(node))
     except yaml.YAMLError as e:
         return Unknown(f"yamldecode(): not valid YAML ({str(e).splitlines()[0]})")
+    except (ValueError, OverflowError) as e:  # a date-shaped scalar that is not a date
+        return Unknown(f"yamldecode(): {e}")
     finally:
         loader.dispose()
 

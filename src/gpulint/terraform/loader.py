@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable
 
 from gpulint.model import Diagnostic
+from gpulint.terraform import bounds
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.files import FileAccess
 from gpulint.terraform.module import LoadResult, iter_blocks, load_module, resolve_module_source
@@ -130,6 +131,7 @@ class TerraformProject:
 
     def load(self, inputs: Inputs) -> LoadResult:
         result = LoadResult(files=FileAccess(self.roots, self.read_text))
+        bounds.new_scan()
         declared: set[str] = set()
         for directory in self.root_dirs():
             files = self.dirs[directory]
