@@ -122,3 +122,17 @@ def test_wildcards_match_in_linear_time(pattern: str, text: str, expected: bool)
     start = time.process_time()
     assert globs.match(pattern, text) is expected
     assert time.process_time() - start < 0.5  # one .*a.*a… regex: hours for the first one
+
+
+
+def test_string_pieces_are_joined_in_linear_time() -> None:
+    # A string literal of 400,000 escape pieces (\n, $${, %%{): joining them one by one
+    # copied the string so far each time (quadratic: 5 s for 100,000 pieces).
+    import time
+
+    from gpulint.terraform import lark_tree
+
+    start = time.process_time()
+    expr = lark_tree._template(["ab"] * 400_000)
+    assert time.process_time() - start < 1
+    assert getattr(expr, "value", None) == "ab" * 400_000
