@@ -9,13 +9,13 @@ Settings.
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpulint.config.checks import non_finite
 from gpulint.load.reader import read_file, read_file_text
 
 CONFIG_FILES = (".gpulint.yaml", ".gpulint.yml")
@@ -302,7 +302,7 @@ def _check_values(config: Config, lines: dict[tuple[Any, ...], int]) -> list[Pro
 
     d = config.data
     problems: list[Problem] = [(keys, "not a finite number (.nan and .inf are not accepted)",
-                                lines.get(keys)) for keys in _non_finite(d, ())]
+                                lines.get(keys)) for keys in non_finite(d, ())]
     tags = d.get("tags")
     patterns = tags.get("patterns") if isinstance(tags, dict) else None
     for key, pattern in (patterns.items() if isinstance(patterns, dict) else ()):
@@ -394,13 +394,3 @@ def _option_type(default: Any, value: Any) -> str:
             return "" if ok else f"must be {name} like its default {default!r}, got {value!r}"
     return ""
 
-
-def _non_finite(value: Any, keys: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-    """Key paths of NaN and infinite numbers: they pass every range check of the schema."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return [keys]
-    if isinstance(value, dict):
-        return [p for k, v in value.items() for p in _non_finite(v, (*keys, k))]
-    if isinstance(value, list):
-        return [p for i, v in enumerate(value) for p in _non_finite(v, (*keys, i))]
-    return []
