@@ -115,7 +115,7 @@ def safe_load(text: str) -> Any:
     """One YAML document of repository text read outside the manifest loader (a Chart.yaml, a
     kustomization, a values string), with the same depth bound checked first: libyaml's
     composer would overflow the C stack, the pure-Python one the recursion limit."""
-    line = _too_deep_line(text)
+    line = too_deep_line(text)
     if line is not None:
         raise TooDeep(f"nested deeper than {MAX_NESTING_DEPTH} levels (line {line})")
     return yaml.load(text, Loader=_SafeLoader)

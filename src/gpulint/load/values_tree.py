@@ -15,8 +15,8 @@ import yaml
 from gpulint.load.kubernetes import (
     MAX_NESTING_DEPTH,
     _Loader,
-    _too_deep_line,
     node_graph_problem,
+    too_deep_line,
 )
 from gpulint.model import Diagnostic
 
@@ -57,7 +57,7 @@ def _lines(node: Any, path: Path, out: dict[Path, int], seen: set[int]) -> None:
 def parse(path: str, text: str) -> tuple[list[tuple[Any, dict[Path, int]]], list[Diagnostic]]:
     """Every document of a YAML file with the line of each path in it."""
     docs: list[tuple[Any, dict[Path, int]]] = []
-    deep = _too_deep_line(text)  # before libyaml's composer recurses (and overflows the stack)
+    deep = too_deep_line(text)  # before libyaml's composer recurses (and overflows the stack)
     if deep is not None:
         return docs, [Diagnostic(path, deep, f"values not read: nested deeper than "
                                              f"{MAX_NESTING_DEPTH} levels", "info")]
