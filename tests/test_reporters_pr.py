@@ -221,10 +221,11 @@ def test_markdown_truncates_to_limit(report):
 
 def test_money_formatting():
     assert usd_compact(1234.5) == "$1,234"  # banker's rounding is not used for .5 here
-    assert usd_compact(12.345) == "$12.35" or usd_compact(12.345) == "$12.34"
+    assert usd_compact(12.345) == "$12"  # whole dollars in prose; cents only in price bases
+    assert usd_compact(0.2, signed=True) == "+<$1"
     assert usd_compact(-500, signed=True) == "−$500"
     assert usd_compact(None) == "n/a"
-    assert usd_compact(0, signed=True) == "±$0.00"
+    assert usd_compact(0, signed=True) == "±$0"
 
 
 # ------------------------------------------------------------------------------ SARIF

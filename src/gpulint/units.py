@@ -2,8 +2,8 @@
 
 - `usd`: cents, for tables (`$1,234.56`, `-$5.00`, `+$5.00` when signed, `not priced`);
 - `usd_whole`: whole dollars, for finding messages (`$1,235`);
-- `usd_compact`: whole dollars from $100, cents below, with a typographic minus, for the
-  pull-request comment (`$1,234`, `$12.35`, `−$500`, `n/a`);
+- `usd_compact`: whole dollars with a typographic minus, for the pull-request comment and the
+  HTML page (`$1,234`, `$12`, `<$1`, `−$500`, `n/a`);
 - `usd_rate`: an hourly rate with every digit the catalog has, so a product can be re-done by hand.
 """
 
@@ -38,8 +38,9 @@ def usd_compact(amount: float | None, *, signed: bool = False) -> str:
     elif amount < 0:
         sign = "−"
     value = abs(float(amount))
-    body = f"{value:,.0f}" if value >= 100 else f"{value:,.2f}"
-    return f"{sign}${body}"
+    if 0 < value < 0.5:  # whole dollars would say $0 of a real, small amount
+        return f"{sign}<$1"
+    return f"{sign}${value:,.0f}"
 
 
 def usd_rate(v: float) -> str:
