@@ -50,7 +50,7 @@ def _within_bounds(value: Any) -> bool:
     return bounds.check(value) is value or isinstance(value, bool)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expressions())
 def test_hostile_expressions_evaluate_within_bounds(text: str) -> None:
     try:

@@ -102,8 +102,14 @@ def too_deep_line(text: str) -> int | None:
                     return mark.line + 1 if mark is not None else 1
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
-    except yaml.YAMLError:
+    except yaml.MarkedYAMLError as e:
+        # PyYAML 6.0.4 and later stop at a nesting limit of their own (1,000 flow levels) while
+        # scanning, ahead of the events: the same hostile nesting, reported with gpulint's bound.
+        if "maximum nesting depth" in str(e.problem or ""):
+            return e.problem_mark.line + 1 if e.problem_mark is not None else 1
         return None  # reported with its line by the loader, which stops at the same place
+    except yaml.YAMLError:
+        return None
     return None
 
 
