@@ -40,7 +40,7 @@ def usd_compact(amount: float | None, *, signed: bool = False) -> str:
     value = abs(float(amount))
     if 0 < value < 0.5:  # whole dollars would say $0 of a real, small amount
         return f"{sign}<$1"
-    return f"{sign}${value:,.0f}"
+    return sign + usd_whole(value)
 
 
 def usd_rate(v: float) -> str:
