@@ -20,8 +20,9 @@ import re
 from typing import Any
 
 from gpulint.reporters import md_sections as sections
+from gpulint.reporters.finding_order import SEVERITIES, sorted_findings
 from gpulint.reporters.md_escape import code_span, escape_text
-from gpulint.reporters.md_sections import SEVERITIES, SEVERITY_ICON
+from gpulint.reporters.md_sections import SEVERITY_ICON
 from gpulint.units import plural, usd_compact
 
 COMMENT_MARKER = "<!-- gpulint:comment -->"
@@ -163,7 +164,7 @@ def _compose(
     limits: dict[str, int],
     note: str | None,
 ) -> str:
-    findings = sections.sorted_findings(list(report.get("findings") or []))
+    findings = sorted_findings(list(report.get("findings") or []))
     new_keys = {sections.finding_key(f) for f in (diff or {}).get("new_findings") or []}
     lines = [COMMENT_MARKER]
     if head_sha:

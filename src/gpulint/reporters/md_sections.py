@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from gpulint.model import Severity
+from gpulint.reporters.finding_order import alternatives, line_of, saving
 from gpulint.reporters.md_escape import clean, code_span, escape_text, html_text, shorten
 from gpulint.units import plural, usd_compact
 
@@ -21,7 +21,6 @@ TEXT_CHARS = 1000
 # Items shown before the rest of a list is folded away, so the comment stays short on a phone.
 VISIBLE = 10
 
-SEVERITIES = tuple(s.value for s in Severity.by_rank())
 SEVERITY_ICON = {"error": "🔴", "warning": "🟠", "info": "🔵"}
 
 
@@ -31,14 +30,9 @@ def _is_safe_repo_path(path: str) -> bool:
     return ".." not in path.replace("\\", "/").split("/")
 
 
-def _line_of(item: dict[str, Any]) -> int | None:
-    line = item.get("line")
-    return line if isinstance(line, int) and not isinstance(line, bool) and line >= 1 else None
-
-
 def location(item: dict[str, Any], repo_url: str | None, head_sha: str | None) -> str:
     """``path:line`` as a link to the file at the head commit (when both are known), else code."""
-    path, line = clean(item.get("path")), _line_of(item)
+    path, line = clean(item.get("path")), line_of(item)
     if not path:
         return "—"
     label = path + (f":{line}" if line else "")
@@ -62,38 +56,14 @@ def finding_key(finding: dict[str, Any]) -> str:
     return "|".join(str(finding.get(k)) for k in ("rule", "path", "address"))
 
 
-def _saving(f: dict[str, Any]) -> float:
-    value = f.get("monthly_saving_usd")
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
-
-
-def sorted_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Most severe first, then the largest saving, then by place."""
-    order = {s: i for i, s in enumerate(SEVERITIES)}
-    return sorted(findings, key=lambda f: (order.get(str(f.get("severity")), 9), -_saving(f),
-                                           str(f.get("path")), _line_of(f) or 0))
-
-
-def _alternatives(findings: list[dict[str, Any]]) -> set[int]:
-    """Findings whose saving overlaps a larger one on the same resource (fixes to one resource
-    are alternatives, not additive), by ``id``."""
-    best: dict[tuple[str, str], dict[str, Any]] = {}
-    for f in findings:
-        key = (str(f.get("path")), str(f.get("address")))
-        if _saving(f) > _saving(best.get(key, {})):
-            best[key] = f
-    return {id(f) for f in findings
-            if _saving(f) and best.get((str(f.get("path")), str(f.get("address")))) is not f}
-
-
 def _finding(f: dict[str, Any], new: bool, alternative: bool,
              repo_url: str | None, head_sha: str | None) -> list[str]:
     icon = SEVERITY_ICON.get(str(f.get("severity")), "⚪")
     head = f"- {icon} {location(f, repo_url, head_sha)} {code_span(f.get('rule'), NAME_CHARS)}"
     if new:
         head += " 🆕"
-    if _saving(f):
-        head += f" · {'alternative: ' if alternative else ''}saves **{usd_compact(_saving(f))}/mo**"
+    if saving(f):
+        head += f" · {'alternative: ' if alternative else ''}saves **{usd_compact(saving(f))}/mo**"
     body = [escape_text(f.get("message"), TEXT_CHARS)]
     if f.get("remediation"):
         body += ["", f"**Fix:** {escape_text(f.get('remediation'), TEXT_CHARS)}"]
@@ -105,8 +75,8 @@ def findings_list(findings: list[dict[str, Any]], new_keys: set[str], repo_url: 
                   head_sha: str | None, limit: int) -> list[str]:
     """One item per finding: severity, location, rule and saving on one line; the message and
     the fix folded under the resource's address."""
-    alternatives = _alternatives(findings)
-    items = [_finding(f, finding_key(f) in new_keys, id(f) in alternatives, repo_url, head_sha)
+    overlapping = alternatives(findings)
+    items = [_finding(f, finding_key(f) in new_keys, id(f) in overlapping, repo_url, head_sha)
              for f in findings[:limit]]
     return _fold_tail(items, len(findings), "more finding")
 
@@ -180,8 +150,8 @@ def bullets(items: list[dict[str, Any]], text_key: str, limit: int) -> list[str]
     body = []
     for item in items[:limit]:
         where = shorten(item.get("path"), NAME_CHARS) if item.get("path") else ""
-        if where and _line_of(item):
-            where += f":{_line_of(item)}"
+        if where and line_of(item):
+            where += f":{line_of(item)}"
         label = " ".join(code_span(x, NAME_CHARS) for x in (where, item.get("rule"),
                                                             item.get("address")) if x)
         text = escape_text(item.get(text_key), TEXT_CHARS)

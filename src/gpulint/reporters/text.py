@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from gpulint.reporters.finding_order import alternatives, sorted_findings
 from gpulint.reporters.wrap import fit, keep
 from gpulint.units import plural, usd_whole
 
@@ -25,9 +26,9 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
     if verbose:  # which file decided what was scanned and how (or none: the defaults)
         out = [c("dim", f"configuration: {report.get('configuration') or 'none (defaults)'}"),
                *out]
-    best = _best_saving(report["findings"])
-    for f in sorted(report["findings"], key=_finding_order):
-        out += _finding(f, best.get((f["path"], f["address"])) is not f, c, verbose)
+    overlapping = alternatives(report["findings"])
+    for f in sorted_findings(report["findings"]):
+        out += _finding(f, id(f) in overlapping, c, verbose)
     if quiet:
         return "".join(line + "\n" for line in out)
     if report["resources"] and verbose:  # the table is `gpulint cost`; here with -v only
@@ -60,24 +61,6 @@ def _finding(f: dict[str, Any], alternative: bool, c: Colour, verbose: bool) -> 
     if verbose:
         lines += fit(f"fix: {f['remediation']}", "    ", "         ")
     return lines
-
-
-_RANK = {"error": 0, "warning": 1, "info": 2}
-
-
-def _best_saving(findings: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
-    best: dict[tuple[str, str], dict[str, Any]] = {}
-    for f in findings:
-        key = (f["path"], f["address"])
-        if (f.get("monthly_saving_usd") or 0) > (best.get(key, {}).get("monthly_saving_usd") or 0):
-            best[key] = f
-    return best
-
-
-def _finding_order(f: dict[str, Any]) -> tuple[int, float, str, int]:
-    """Most severe first, then the largest saving, then by place."""
-    return (_RANK.get(f["severity"], 3), -(f.get("monthly_saving_usd") or 0.0), f["path"],
-            f["line"] or 0)
 
 
 def root_cause(reason: str) -> str:
