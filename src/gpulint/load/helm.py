@@ -90,7 +90,8 @@ def run(argv: list[str], timeout: float | None = None) -> tuple[str | None, str]
         proc.communicate()
         return None, took_longer(timeout)
     if proc.returncode != 0:
-        lines = (err or out).strip().splitlines()
+        # kubectl wraps its error in `err=<` … ` >` lines: the last line that says something
+        lines = [ln.strip() for ln in (err or out).splitlines() if ln.strip(" \t<>`")]
         return None, lines[-1] if lines else f"exit status {proc.returncode}"
     return out, ""
 

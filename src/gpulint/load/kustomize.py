@@ -16,9 +16,7 @@ import hashlib
 import os
 import re
 import shutil
-import tempfile
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +24,6 @@ import yaml
 
 from gpulint.load import containment
 from gpulint.load import values as values_reader
-from gpulint.load.helm import run, spent
 from gpulint.load.kubernetes import safe_load as safe_yaml
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
@@ -217,24 +214,3 @@ def cached(cache: Any, key: bytes) -> str | None:
 def store(cache: Any, key: bytes, out: str) -> None:
     if cache is not None:
         cache.put(cache.key("kustomize-build", key), out)
-
-
-def build_all(jobs: list[tuple[str, list[str]]], argv: list[str],
-              read: Callable[[str], str | None]) -> list[tuple[str | None, str]]:
-    """Build each (root, input files) on all cores; each from a copy without CRDs when that
-    saves work, else (or when the copy does not build) from the tree itself."""
-    def one(job: tuple[str, list[str]]) -> tuple[str | None, str]:
-        root, files = job
-        with tempfile.TemporaryDirectory(prefix="gpulint-kustomize-") as tmp:
-            try:
-                copy = shadow(root, files, read, tmp)
-            except OSError:
-                copy = None
-            if copy is not None:
-                out, err = run([*argv, copy])
-                if out is not None or err.startswith("took longer") or err == spent():
-                    return out, err  # the tree itself would take as long
-        return run([*argv, root])
-
-    with ThreadPoolExecutor(max(1, min(len(jobs), os.cpu_count() or 1))) as pool:
-        return list(pool.map(one, jobs))

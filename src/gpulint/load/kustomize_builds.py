@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpulint.load import kustomize
+from gpulint.load import kustomize, kustomize_batch
 from gpulint.load.kubernetes import K8sObject, load_documents
 from gpulint.model import Diagnostic
 
@@ -137,7 +137,7 @@ def build(roots: list[str], paths: list[str], out: TemplatePlan,
             builds.append(build)
     todo = [b for b in builds if b.out is None]
     if todo and tool is not None:
-        for build, (built, err) in zip(todo, kustomize.build_all(
+        for build, (built, err) in zip(todo, kustomize_batch.build_all(
                 [(b.root, b.files) for b in todo], tool[0], read), strict=True):
             if built is None:
                 out.diagnostics.append(Diagnostic(build.name, None, f"kustomization not built: "
