@@ -47,6 +47,11 @@ def may_request(text: str) -> bool:
     return any(m in text for m in MARKERS)
 
 
+def is_accelerator(key: str) -> bool:
+    """A resource name that requests an accelerator (`nvidia.com/gpu`, `aws.amazon.com/neuron`)."""
+    return _ACCELERATOR.match(key) is not None
+
+
 def _accelerators(resources: Any) -> bool:
     if not isinstance(resources, dict):
         return False

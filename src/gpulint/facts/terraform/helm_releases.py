@@ -12,7 +12,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from gpulint.facts.terraform.helm_tf import ReadText, Release, documents, lenient, typed
+from gpulint.facts.terraform.helm_tf import (
+    ReadText,
+    Release,
+    documents,
+    lenient,
+    sensitive_entries,
+    typed,
+)
 from gpulint.load import values as values_reader
 from gpulint.model import Unknown
 from gpulint.terraform.expressions import Scope, evaluate
@@ -60,13 +67,15 @@ def from_resource(inst: Any, read: ReadText) -> Release | None:
             release.mentions_gpu = _mentions([attr.expr])
         else:
             release.documents = docs
-    for kind in ("set", "set_list"):
+    for kind in ("set", "set_list", "set_sensitive"):
+        found: list[tuple[str, Any, int]] = []
         for sub in view.blocks(kind):
-            release.sets += _sets([{"name": sub.get("name"), "value": sub.get("value"),
-                                    "type": sub.get("type")}], sub.line)
+            found += _sets([{"name": sub.get("name"), "value": sub.get("value"),
+                             "type": sub.get("type")}], sub.line)
         if kind in block.attributes:
-            release.sets += _sets(lenient(block.attributes[kind].expr, view.scope),
-                                  block.attributes[kind].line)
+            found += _sets(lenient(block.attributes[kind].expr, view.scope),
+                           block.attributes[kind].line)
+        release.sets += sensitive_entries(found) if kind == "set_sensitive" else found
     return release
 
 

@@ -231,6 +231,31 @@ def typed(value: Any, type_: Any) -> Any:
     return parsed if isinstance(parsed, (str, int, float, bool)) else value
 
 
+# Keys under which a `set_sensitive` value shapes what a pod asks for and where it runs. Other
+# sensitive values (passwords, tokens, env) are not applied: no secret reaches a fact or message.
+_SCHEDULING = frozenset({"resources", "nodeSelector", "tolerations", "affinity", "replicaCount",
+                         "replicas", "autoscaling", "minReplicas", "maxReplicas", "requestGPU",
+                         "requestGPUType", "nodeSelectorTerms", "nodePool", "node_selector",
+                         "extra_resource_limits", "extra_resource_guarantees", "extraResource"})
+SENSITIVE = "<sensitive value>"
+
+
+def sensitive_entries(entries: list[tuple[str, Any, int]]) -> list[tuple[str, Any, int]]:
+    """`set_sensitive` entries read like `set` where they size or place a pod; an accelerator
+    count that is not a number is kept as a placeholder, so a message never quotes it."""
+    out = []
+    for name, value, line in entries:
+        path = _set_path(name)
+        if not any(isinstance(p, str) and p in _SCHEDULING for p in path):
+            continue
+        last = str(path[-1]) if path else ""
+        if values_reader.is_accelerator(last) or last == "requestGPU":
+            value = value if isinstance(value, (int, float)) and not isinstance(value, bool) \
+                else SENSITIVE
+        out.append((name, value, line))
+    return out
+
+
 def to_values(release: Release, read: ReadText) -> tuple[Values, list[Diagnostic]]:
     """The release's documents and sets merged, with the line of each path."""
     values, diags = Values(), []
