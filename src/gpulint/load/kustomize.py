@@ -25,6 +25,7 @@ import yaml
 from gpulint.load import containment
 from gpulint.load import values as values_reader
 from gpulint.load.kubernetes import safe_load as safe_yaml
+from gpulint.load.kubernetes import separators
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 _REMOTE = re.compile(r"^(https?://|git@|ssh://|github\.com/|gitlab\.com/|bitbucket\.org/)|\?ref=|"
@@ -36,7 +37,6 @@ _GPU_TYPE = re.compile(r"(?<![\w.-])(?:(?:p[2-6]|g[3-6]|gr6|inf[12]|trn[12]|dl1)
                        r"(?:a2|a3|a4|g2|g4|ct[3-6][a-z]*)-(?:high|mega|ultra|edge|standard)"
                        r"[a-z]*-\d+g?)(?![\w.-])")
 _CRD = re.compile(r"^kind:[ \t]*[\"']?CustomResourceDefinition[\"']?[ \t]*$", re.MULTILINE)
-_DOC_SPLIT = re.compile(r"^---[ \t]*$", re.MULTILINE)
 # Keys of a kustomization that name files or directories it reads.
 _LIST_KEYS = ("resources", "bases", "components", "crds", "patchesStrategicMerge", "transformers",
               "generators", "validators", "configurations", "openapi")
@@ -149,8 +149,9 @@ def top_level(roots: list[str], graph: Graph, read: Callable[[str], str | None])
 
 
 def text_mentions_gpu(text: str) -> bool:
+    text = without_crds(text)  # CRDs are dropped from builds: what they mention does not count
     return values_reader.may_request(text) or any(w in text for w in _GPU_WORDS) or \
-        _GPU_TYPE.search(without_crds(text)) is not None
+        _GPU_TYPE.search(text) is not None
 
 
 def shadow(root: str, files: list[str], read: Callable[[str], str | None],
@@ -187,21 +188,29 @@ def builder() -> tuple[list[str], str] | None:
     return argv, ident
 
 
-def cache_key(root: str, files: list[str], ident: str, read: Callable[[str], str | None]) -> bytes:
-    """The bytes whose hash keys a build: the builder, the root, and every input's content."""
+def cache_key(root: str, files: list[str], ident: str, digest: Callable[[str], str]) -> bytes:
+    """The hash keying a build: the builder, the root, and every input's content digest."""
     h = hashlib.sha256(f"{ident}\n{os.path.abspath(root)}\n".encode())
     for path in files:
-        text = read(path)
-        h.update(f"{os.path.abspath(path)}\0{len(text or '')}\0".encode())
-        h.update((text or "").encode())
+        h.update(f"{os.path.abspath(path)}\0{digest(path)}\n".encode())
     return h.hexdigest().encode()
+
+
+def content_digest(text: str | None) -> str:
+    return hashlib.sha256((text or "").encode()).hexdigest()
 
 
 def without_crds(out: str) -> str:
     """The build output less its CustomResourceDefinition documents."""
     if "CustomResourceDefinition" not in out:
         return out
-    return "\n---\n".join(doc for doc in _DOC_SPLIT.split(out) if not _CRD.search(doc))
+    docs, start = [], 0
+    for at, end in separators(out):
+        if not out[at + 3:end].strip(" \t"):  # a `---` line and nothing else
+            docs.append(out[start:at])
+            start = end
+    docs.append(out[start:])
+    return "\n---\n".join(doc for doc in docs if not _CRD.search(doc))
 
 
 def cached(cache: Any, key: bytes) -> str | None:

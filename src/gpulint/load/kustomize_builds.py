@@ -14,16 +14,23 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gpulint.load import kustomize, kustomize_batch
-from gpulint.load.kubernetes import K8sObject, load_documents
+from gpulint.load.kubernetes import K8sObject, load_documents, separators
 from gpulint.model import Diagnostic
 
 if TYPE_CHECKING:
     from gpulint.load.templates import TemplatePlan
 
 
-def _under(path: str, root: str) -> bool:
-    top = os.path.abspath(root)
-    return os.path.commonpath([os.path.abspath(path), top]) == top
+def _under_any(path: str, roots: set[str]) -> bool:
+    """Whether the path is one of the roots or inside one (roots absolute)."""
+    here = os.path.abspath(path)
+    while True:
+        if here in roots:
+            return True
+        parent = os.path.dirname(here)
+        if parent == here:
+            return False
+        here = parent
 
 
 _KIND = re.compile(r"^kind:[ \t]*[\"']?([\w.-]+)", re.MULTILINE)
@@ -35,14 +42,18 @@ def _declared(path: str, text: str) -> list[tuple[str, str, int]]:
     """(kind, name, line) of each top-level manifest in a file, read from its text: a build's
     inputs include megabytes of CRDs that a YAML parse per overlay would spend seconds on."""
     out = []
-    line = 1
-    for doc in re.split(r"(?m)^---[^\n]*\n", text):
+    seps = separators(text)
+    line, counted = 1, 0
+    for start, end in zip([0, *(e + 1 for _, e in seps)], [*(a for a, _ in seps), len(text)],
+                          strict=True):
+        line += text.count("\n", counted, start)
+        counted = start
+        doc = text[start:end]
         kind, name = _KIND.search(doc), _NAME.search(doc)
         if kind and name and kind.group(1) != "CustomResourceDefinition":
             first = next((i for i, ln in enumerate(doc.split("\n"))
                           if ln.strip() and not ln.lstrip().startswith("#")), 0)
             out.append((kind.group(1), name.group(1), line + first))
-        line += doc.count("\n") + 1
     return out
 
 
@@ -67,15 +78,34 @@ class _Build:
     out: str | None = None
 
 
+class _Inputs:
+    """The scan's files as builds see them, each read, GPU-checked and hashed once: a base is an
+    input of every overlay."""
+
+    def __init__(self, read: Callable[[str], str | None]) -> None:
+        self.read = read
+        self._gpu: dict[str, bool] = {}
+        self._digest: dict[str, str] = {}
+
+    def mentions_gpu(self, path: str) -> bool:
+        if path not in self._gpu:
+            self._gpu[path] = kustomize.text_mentions_gpu(self.read(path) or "")
+        return self._gpu[path]
+
+    def digest(self, path: str) -> str:
+        if path not in self._digest:
+            self._digest[path] = kustomize.content_digest(self.read(path))
+        return self._digest[path]
+
+
 def _prepare(root: str, variant: str | None, graph: kustomize.Graph, plan: TemplatePlan,
-             read: Callable[[str], str | None], cache: Any, gpu: Callable[[str], bool],
-             tool: tuple[list[str], str] | None) -> _Build | None:
+             inputs: _Inputs, cache: Any, tool: tuple[list[str], str] | None) -> _Build | None:
     """What to build for one kustomization, or None (a note says why, or nothing asks for a
     GPU) to scan its plain files one by one."""
     node = graph.nodes[os.path.abspath(root)]
-    files, remote, outside = graph.closure(root, read)
+    files, remote, outside = graph.closure(root, inputs.read)
     why = node.error or remote
-    if why is None and not any(gpu(f) for f in files):
+    if why is None and not any(inputs.mentions_gpu(f) for f in files):
         return None  # nothing in it asks for a GPU: its plain files are scanned, without a build
     if why is None and tool is None:
         why = "neither kustomize nor kubectl is on PATH"
@@ -84,7 +114,7 @@ def _prepare(root: str, variant: str | None, graph: kustomize.Graph, plan: Templ
                                            "its files are scanned as they are, without patches",
                                            plan.unrendered))
         return None
-    key = kustomize.cache_key(root, files, tool[1], read)
+    key = kustomize.cache_key(root, files, tool[1], inputs.digest)
     cache = None if outside else cache  # inputs outside the scan: their content is not known
     return _Build(root, variant, node.file, files, key, cache, kustomize.cached(cache, key))
 
@@ -118,13 +148,7 @@ def build(roots: list[str], paths: list[str], out: TemplatePlan,
     overlays = [t for t in tops if graph.nodes[os.path.abspath(t)].includes]
     common = os.path.commonpath([os.path.abspath(t) for t in overlays]) if len(overlays) > 1 \
         else None
-    mentions: dict[str, bool] = {}
-
-    def gpu(path: str) -> bool:
-        if path not in mentions:
-            mentions[path] = kustomize.text_mentions_gpu(read(path) or "")
-        return mentions[path]
-
+    inputs = _Inputs(read)
     tool = kustomize.builder() if tops else None
     builds = []
     for root in tops:
@@ -132,7 +156,7 @@ def build(roots: list[str], paths: list[str], out: TemplatePlan,
         if root in overlays:
             variant = os.path.relpath(os.path.abspath(root), common) if common else \
                 os.path.basename(os.path.abspath(root))
-        build = _prepare(root, variant, graph, out, read, cache, gpu, tool)
+        build = _prepare(root, variant, graph, out, inputs, cache, tool)
         if build is not None:
             builds.append(build)
     todo = [b for b in builds if b.out is None]
@@ -147,11 +171,13 @@ def build(roots: list[str], paths: list[str], out: TemplatePlan,
             build.out = kustomize.without_crds(built)
             kustomize.store(build.cache, build.key, build.out)
     declared: dict[str, list[tuple[str, str, int]]] = {}
+    built_roots = set()
     for build in builds:
         if build.out is None:
             continue
         _emit(build, out, read, declared)
-        out.skip.update(p for p in paths if _under(p, build.root) and p not in out.skip)
+        built_roots.add(os.path.abspath(build.root))
         out.skip.update(os.path.abspath(f) for f in build.files)
+    out.skip.update(p for p in paths if _under_any(p, built_roots))
     if cache is not None:
         cache.flush()
