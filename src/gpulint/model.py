@@ -89,6 +89,9 @@ class Resource:
     # What makes a pool of unread instance type look like GPU nodes (an ami_type, a taint, a
     # label) → the Terraform fact builders' "could not evaluate"
     gpu_hint: str | None = None
+    # The kustomize overlay or helmfile environment that renders it (`…@<variant>`): an
+    # autoscaler scales only the workload of its own variant → linking
+    variant: str | None = None
 
     @property
     def facts_by_name(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ docs/kubernetes.md lists every kind, label and annotation read.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
@@ -124,9 +125,10 @@ def _group_resource(obj: K8sObject, group: PodGroup, ctx: Context) -> Resource |
     address = obj.address or (f"{kind}/{ns}/{name}" if ns else f"{kind}/{name}")
     if group.suffix:
         address += f"/{group.suffix}"
-    if obj.variant:  # one resource per kustomize overlay that renders the object
+    if obj.variant:  # one resource per kustomize overlay or helmfile environment
         address += f"@{obj.variant}"
-    res = Resource(address, obj.type or kind, obj.path, obj.line, "kubernetes")
+    res = Resource(address, obj.type or kind, obj.path, obj.line, "kubernetes",
+                   variant=obj.variant)
     res.facts.update({"provider": "kubernetes", "k8s.kind": kind, "k8s.name": name,
                       "k8s.namespace": ns, "accelerator.kind": _ACCELERATOR_KIND[acc.kind]})
     labels = {**group.labels, **as_dict(meta.get("labels"))}
@@ -177,6 +179,11 @@ def build(obj: K8sObject, ctx: Context | ConfigMaps | None = None) -> list[Resou
         ctx = Context(config_maps=ctx)
     if obj.doc.get("kind") == "NodePool" and api_group(obj.doc) == "karpenter.sh":
         pool = build_nodepool(obj)
+        if pool and obj.variant:  # one pool per overlay or environment, as for workloads
+            pool.address += f"@{obj.variant}"
+            pool.variant = obj.variant
+            if pool.node_target is not None:
+                pool.node_target = dataclasses.replace(pool.node_target, address=pool.address)
         return [pool] if pool else []
     if obj.doc.get("kind") == "ClusterConfig" and api_group(obj.doc) == "eksctl.io":
         return build_cluster_config(obj)

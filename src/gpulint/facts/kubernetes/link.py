@@ -67,10 +67,11 @@ def _bounds(doc: dict[str, Any]) -> tuple[Any, Any, Any] | None:
 
 
 def _autoscalers(resources: list[Resource], objects: list[K8sObject]) -> None:
-    by_target: dict[tuple[str, str, Any], list[Resource]] = {}
+    by_target: dict[tuple[str, str, Any, Any], list[Resource]] = {}
     for res in resources:
         if res.facts.get("k8s.kind") in _SCALABLE:
-            key = (res.facts["k8s.kind"], res.facts["k8s.name"], res.facts.get("k8s.namespace"))
+            key = (res.facts["k8s.kind"], res.facts["k8s.name"], res.facts.get("k8s.namespace"),
+                   res.variant)
             by_target.setdefault(key, []).append(res)
     for obj in objects:
         bounds = _bounds(obj.doc)
@@ -78,7 +79,8 @@ def _autoscalers(resources: list[Resource], objects: list[K8sObject]) -> None:
         if bounds is None or not isinstance(ref, dict):
             continue
         ns = scalar(dig(obj.doc, "metadata", "namespace"))
-        key = (scalar(ref.get("kind")) or "Deployment", str(scalar(ref.get("name"))), ns)
+        key = (scalar(ref.get("kind")) or "Deployment", str(scalar(ref.get("name"))), ns,
+               obj.variant)  # an overlay's or environment's autoscaler scales its own copy
         what = f"{obj.doc['kind']} {dig(obj.doc, 'metadata', 'name')} ({obj.path}:{obj.line})"
         lo, hi, idle = bounds
         for res in by_target.get(key, []):
@@ -116,7 +118,8 @@ def _node_pools(resources: list[Resource], called_from: Mapping[int, tuple[str, 
             continue
         cluster = declared.cluster_of(res)
         listed = declared.pools.get(cluster.name, []) if cluster else []
-        pools = listed or [(t, pool) for t, pool in free if scope.covers(homes[id(pool)], res)]
+        pools = listed or [(t, pool) for t, pool in free if scope.covers(homes[id(pool)], res)
+                           and pool.variant in (None, res.variant or pool.variant)]
         _link(res, sel, pools, by_tolerations=bool(listed))
         if cluster is not None:
             declared_clusters.apply_cluster(res, cluster)
