@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from gpulint import globs
 from gpulint.config.settings import ScanSettings
 from gpulint.load import containment
+from gpulint.load.helmfile_names import is_template as _helmfile_template
 from gpulint.model import Diagnostic, SourceFile
 
 SKIP_DIRS = frozenset({
@@ -45,8 +46,8 @@ def classify(path: str) -> str | None:
         return "terraform"
     if name.endswith(".tf.json"):
         return "terraform-json"
-    if name.endswith(YAML_EXTS):
-        return "kubernetes"
+    if name.endswith(YAML_EXTS) or _helmfile_template(path):
+        return "kubernetes"  # a helmfile is read with the charts (load/templates.py)
     if name.endswith(".json") and not name.endswith(".tfvars.json"):
         return "json"  # a Kubernetes manifest or a Terraform plan; decided by content
     return None

@@ -52,6 +52,8 @@ class ScanSettings:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     helm_values: tuple[str, ...] = ()  # values files for `helm template`
     helm_charts: tuple[ChartSettings, ...] = ()  # the configuration's per-chart settings
+    # helm.helmfile.environments: the helmfile environments read (None: every declared one)
+    helmfile_environments: tuple[str, ...] | None = None
     exclude: tuple[str, ...] = ()  # absolute path globs (globs.py)
     # When every path given is a file (pre-commit), report on those files only; their Terraform
     # module directories are still loaded whole for context.
@@ -152,7 +154,8 @@ def build(config: Config | None, flags: Flags) -> Settings:
         inputs=_with_dir_var_files(config, flags.inputs),
         max_file_bytes=(flags.max_file_kib * 1024 if flags.max_file_kib is not None
                         else DEFAULT_MAX_FILE_BYTES),
-        helm_values=flags.helm_values, helm_charts=_charts(config), exclude=tuple(exclude),
+        helm_values=flags.helm_values, helm_charts=_charts(config),
+        helmfile_environments=_helmfile_environments(config), exclude=tuple(exclude),
         report_given_files=flags.report_given_files, jobs=flags.jobs,
         cache_dir=flags.cache_dir, strict=strict, progress=flags.progress)
     pricing = CostOptions(
@@ -204,6 +207,13 @@ def _charts(config: Config | None) -> tuple[ChartSettings, ...]:
                                      for v in spec.get("values", ())),
                                spec.get("release"), spec.get("namespace"))
                  for d, spec in charts.items() if isinstance(spec, dict))
+
+
+def _helmfile_environments(config: Config | None) -> tuple[str, ...] | None:
+    section = config.data.get("helm", {}) if config is not None else {}
+    helmfiles = section.get("helmfile", {}) if isinstance(section, dict) else {}
+    names = helmfiles.get("environments") if isinstance(helmfiles, dict) else None
+    return tuple(str(n) for n in names) if isinstance(names, list) else None
 
 
 def _float_or_none(value: Any) -> float | None:

@@ -56,7 +56,8 @@ def load(found: Discovery, settings: ScanSettings) -> Loaded:
 
     cache = ParseCache(settings.cache_dir) if settings.cache_dir else None
     rendered = templates.plan(found.files, list(settings.helm_values), lambda p: read(p)[0],
-                              cache, settings.strict, settings.helm_charts)
+                              cache, settings.strict, settings.helm_charts,
+                              settings.helmfile_environments)
     out.diagnostics.extend(rendered.diagnostics)
     out.kubernetes.extend(rendered.objects)
     files = [sf for sf in found.files if sf.path not in rendered.skip]

@@ -1,35 +1,33 @@
-"""helmfile.yaml releases: which chart, which values, which release name and namespace.
+"""One helmfile read for one environment: its releases (chart, values, release name, namespace),
+whether each is installed there, and the nested helmfiles it names.
 
-Helmfile files and `.gotmpl` values files are Go templates. They are read without executing
-them: the default environment's values (`environments.default.values`: files and inline maps)
-are gathered first, then `{{ .Environment.Name }}` becomes `default` and a plain reference to
-the environment's values (`{{ .Values.a.b }}`, `{{ .Environment.Values.a.b }}`,
-`{{ .StateValues.a.b }}`, optionally `| quote` or `| default X`) becomes its value. Lines that
-are only another action (`{{ if … }}`, `{{ end }}`) are dropped and other inline actions blanked,
-keeping the line count, so the static part of a release (name, chart, values files, inline
-values) is read as written; a note counts what was not evaluated. Other environments are named,
-not read.
+A helmfile (and each of its `.gotmpl` values files) is a Go template, read without executing it
+(load/gotmpl.py). Its `bases:` come first, in order, each with its own bases. The environment's
+values (`environments.<env>.defaults` and `values`: files and inline maps of the helmfile and
+its bases, merged in order, `.gotmpl` files rendered with the values before them, then the
+values a parent helmfile passes down) fill `{{ .Values.x }}`, `{{ .Environment.Values.x }}` and
+`{{ .StateValues.x }}`, and `{{ .Environment.Name }}` is the environment's name. A release with
+`installed: false`, or whose `condition: x.enabled` is not true in the environment's values,
+is not installed there.
+
+Only files in the scan are read: a base, values file or nested helmfile elsewhere (outside the
+scanned tree, or remote: `git::…`, `https://…`) is a note naming it.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint.load import containment, values_tree
+from gpulint.load import containment, gotmpl, values_tree
 from gpulint.load.values_tree import Path
 from gpulint.model import Diagnostic
 
-HELMFILE_NAMES = ("helmfile.yaml", "helmfile.yml", "helmfile.yaml.gotmpl")
-_ACTION_LINE = re.compile(r"^[ \t]*\{\{.*\}\}[ \t]*$", re.MULTILINE)
-_ACTION = re.compile(r"\{\{.*?\}\}")
-_ENV_NAME = re.compile(r"\{\{-?\s*\.Environment\.Name\s*-?\}\}")
-_VALUE_REF = re.compile(r"\{\{-?\s*\.(?:Values|Environment\.Values|StateValues)((?:\.[\w-]+)+)"
-                        r"\s*(\|\s*quote\s*|\|\s*default\s+(\"[^\"]*\"|[\w.-]+)\s*)?-?\}\}")
 Inline = tuple[dict[str, Any], dict[Path, int], str]  # a values map, its lines, its file
+Read = Callable[[str], "str | None"]
 
 
 @dataclass
@@ -41,88 +39,219 @@ class Release:
     values_files: list[str] = field(default_factory=list)  # files in the scan, in order
     inline: list[Inline] = field(default_factory=list)  # inline maps and rendered .gotmpl
     templates: list[str] = field(default_factory=list)  # .gotmpl values files read as inline
-    path: str = ""  # the helmfile
+    path: str = ""  # the helmfile (or base) that declares it
     line: int = 1
 
 
-def render(text: str, env: dict[str, Any]) -> tuple[str, int]:
-    """A Go template read without executing it: environment references substituted, other
-    actions dropped (the line count kept); also how many actions were not evaluated."""
-    text = _ENV_NAME.sub("default", text)
+@dataclass
+class Nested:
+    """A `helmfiles:` entry: the helmfile (as written) and the values it is given."""
 
-    def value(m: re.Match[str]) -> str:
-        node: Any = env
-        for key in m.group(1).strip(".").split("."):
-            node = node.get(key) if isinstance(node, dict) else None
-        if node is None and m.group(3):
-            node = m.group(3).strip('"')
-        if isinstance(node, (dict, list)) or node is None:
-            return m.group(0)  # left for the count below
-        out = str(node).lower() if isinstance(node, bool) else str(node)
-        return f'"{out}"' if m.group(2) and "quote" in m.group(2) else out
-
-    text = _VALUE_REF.sub(value, text)
-    left = len(_ACTION.findall(text))
-    return _ACTION.sub("", _ACTION_LINE.sub("", text)), left
+    path: str
+    values: list[Any]  # files (relative to `source`) and inline maps
+    source: str
+    line: int
 
 
-def _environment(doc: Any, base: str, files: set[str],
-                 read: Callable[[str], str | None]) -> tuple[dict[str, Any], list[str]]:
-    """The default environment's merged values, and the names of the other environments."""
-    envs = doc.get("environments") if isinstance(doc, dict) else None
-    if not isinstance(envs, dict):
-        return {}, []
-    merged: dict[str, Any] = {}
-    default = envs.get("default")
-    entries = default.get("values") if isinstance(default, dict) else None
-    for entry in entries if isinstance(entries, list) else []:
-        if isinstance(entry, str) and os.path.abspath(os.path.join(base, entry)) in files:
-            text = read(os.path.join(base, entry))
-            docs, _ = values_tree.parse(entry, render(text or "", merged)[0])
-            entry = docs[0][0] if docs else None
+@dataclass
+class Scan:
+    """What the scan holds: its files and chart directories (absolute), and how to read."""
+
+    files: set[str]
+    charts: set[str]
+    read: Read
+
+
+@dataclass
+class State:
+    releases: list[Release] = field(default_factory=list)
+    nested: list[Nested] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    consumed: set[str] = field(default_factory=set)  # bases and values files read (absolute)
+    environments: list[str] = field(default_factory=list)  # declared, in order
+    left: int = 0  # template actions not evaluated
+
+
+def render(text: str, env: dict[str, Any], name: str = "default") -> tuple[str, int]:
+    """A Go template read for environment `name` with values `env` (load/gotmpl.py)."""
+    return gotmpl.render(text, env, name)
+
+
+def remote(entry: str) -> bool:
+    return "::" in entry or "://" in entry
+
+
+def resolve(entry: str, base: str, scan: Scan) -> list[str]:
+    """Files of the scan an entry names, relative to `base` (a glob may name several)."""
+    joined = os.path.normpath(os.path.join(base, entry))
+    if any(c in entry for c in "*?["):
+        pattern = os.path.abspath(joined)
+        return sorted(os.path.relpath(f) if not os.path.isabs(joined) else f
+                      for f in scan.files if fnmatch.fnmatchcase(f, pattern))
+    return [joined] if os.path.abspath(joined) in scan.files else []
+
+
+def layers(path: str, scan: Scan, diags: list[Diagnostic],
+           seen: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """(file, text) of the helmfile's bases, recursively and in order, then the helmfile."""
+    text = scan.read(path) or ""
+    out: list[tuple[str, str]] = []
+    docs, _ = values_tree.parse(path, render(text, {})[0])
+    for doc, lines in docs:
+        bases = doc.get("bases") if isinstance(doc, dict) else None
+        for i, entry in enumerate(bases if isinstance(bases, list) else []):
+            where = lines.get(("bases", i))
+            found = resolve(str(entry), os.path.dirname(path), scan)
+            if not isinstance(entry, str) or remote(entry) or not found:
+                why = "remote" if isinstance(entry, str) and remote(entry) else "not in the scan"
+                diags.append(Diagnostic(path, where, f"base {entry} is {why}, not read", "info"))
+                continue
+            for base in found:
+                if os.path.abspath(base) in seen or os.path.abspath(base) == os.path.abspath(path):
+                    diags.append(Diagnostic(path, where, f"base {entry} includes itself, not "
+                                            "read again", "info"))
+                    continue
+                out += layers(base, scan, diags, (*seen, os.path.abspath(path)))
+    return [*out, (path, text)]
+
+
+def environments(parts: list[tuple[str, str]]) -> dict[str, list[tuple[Any, str]]]:
+    """Each declared environment's values entries (defaults first), with the file naming each."""
+    out: dict[str, list[tuple[Any, str]]] = {}
+    for file, text in parts:
+        docs, _ = values_tree.parse(file, render(text, {})[0])
+        for doc, _ in docs:
+            envs = doc.get("environments") if isinstance(doc, dict) else None
+            for name, spec in (envs.items() if isinstance(envs, dict) else ()):
+                entries = out.setdefault(str(name), [])
+                for key in ("defaults", "values"):
+                    given = spec.get(key) if isinstance(spec, dict) else None
+                    entries += [(e, file) for e in (given if isinstance(given, list) else [])]
+    return out
+
+
+def merged_values(entries: list[tuple[Any, str]], name: str, scan: Scan, state: State,
+                  start: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Values entries merged in order: files of the scan (rendered with the values before
+    them) and inline maps."""
+    merged: dict[str, Any] = dict(start or {})
+    for entry, source in entries:
         if isinstance(entry, dict):
             merged = values_tree.merge_into(merged, entry)
-    return merged, sorted(str(k) for k in envs if k != "default")
+            continue
+        found = resolve(str(entry), os.path.dirname(source), scan) \
+            if isinstance(entry, str) and not remote(entry) else []
+        if not found:
+            why = "remote" if isinstance(entry, str) and remote(entry) else "not in the scan"
+            state.diagnostics.append(Diagnostic(source, None, f"environment {name}: values "
+                                                f"{entry} {why}, not read", "info"))
+        for file in found:
+            state.consumed.add(os.path.abspath(file))
+            docs, problems = values_tree.parse(file, render(scan.read(file) or "", merged,
+                                                            name)[0])
+            state.diagnostics.extend(problems)
+            for tree, _ in docs:
+                if isinstance(tree, dict):
+                    merged = values_tree.merge_into(merged, tree)
+    return merged
 
 
-def read(path: str, text: str, files: set[str], charts: set[str],
-         read_text: Callable[[str], str | None]) -> tuple[list[Release], list[Diagnostic]]:
-    """Releases of one helmfile. `files` and `charts` are the scan's files and chart directories
-    (absolute): values files and charts outside the scan are not read."""
-    base = os.path.dirname(path)
-    first, _ = values_tree.parse(path, render(text, {})[0])
-    env: dict[str, Any] = {}
-    others: list[str] = []
-    for doc, _ in first:
-        found, names = _environment(doc, base, files, read_text)
-        env, others = values_tree.merge_into(env, found), others + names
-    body, left = render(text, env)
-    docs, diags = values_tree.parse(path, body)
-    if others or left:
-        diags.append(Diagnostic(path, None, "read for the default environment" +
-                                (f" (not {', '.join(others)})" if others else "") +
-                                (f"; {left} template action{'s' if left != 1 else ''} not "
-                                 "evaluated" if left else ""), "info"))
-    out: list[Release] = []
-    for doc, lines in docs:
-        releases = doc.get("releases") if isinstance(doc, dict) else None
-        for i, rel in enumerate(releases if isinstance(releases, list) else []):
-            if isinstance(rel, dict) and rel.get("chart"):
-                out.append(_release(path, i, rel, lines, files, charts, env, read_text, diags))
-    return out, diags
+def read(path: str, scan: Scan, env: str = "default",
+         passed: dict[str, Any] | None = None) -> State:
+    """The helmfile at `path` for environment `env`, with values `passed` down by a parent
+    helmfile over its own."""
+    state = State()
+    parts = layers(path, scan, state.diagnostics)
+    state.consumed.update(os.path.abspath(f) for f, _ in parts[:-1])
+    declared = environments(parts)
+    state.environments = list(declared)
+    values = merged_values(declared.get(env, []), env, scan, state)
+    values = values_tree.merge_into(values, passed or {})
+    for file, text in parts:
+        body, left = render(text, values, env)
+        state.left += left
+        docs, problems = values_tree.parse(file, body)
+        state.diagnostics.extend(problems)
+        for doc, lines in docs:
+            if isinstance(doc, dict):
+                _document(file, doc, lines, values, env, scan, state)
+    return state
 
 
-def _release(path: str, i: int, rel: dict[str, Any], lines: dict[Path, int], files: set[str],
-             charts: set[str], env: dict[str, Any], read_text: Callable[[str], str | None],
-             diags: list[Diagnostic]) -> Release:
+def _document(file: str, doc: dict[str, Any], lines: dict[Path, int], values: dict[str, Any],
+              env: str, scan: Scan, state: State) -> None:
+    releases = doc.get("releases")
+    for i, rel in enumerate(releases if isinstance(releases, list) else []):
+        if not isinstance(rel, dict) or not rel.get("chart"):
+            continue
+        release = _release(file, i, rel, lines, values, env, scan, state)
+        if _installed(release, rel, values, env, state):
+            state.releases.append(release)
+    nested = doc.get("helmfiles")
+    for i, entry in enumerate(nested if isinstance(nested, list) else []):
+        where = lines.get(("helmfiles", i), 1)
+        if isinstance(entry, str):
+            state.nested.append(Nested(entry, [], file, where))
+        elif isinstance(entry, dict) and isinstance(entry.get("path"), str):
+            given = entry.get("values")
+            state.nested.append(Nested(entry["path"], given if isinstance(given, list) else [],
+                                       file, where))
+
+
+def _installed(release: Release, rel: dict[str, Any], values: dict[str, Any], env: str,
+               state: State) -> bool:
+    """False (with a note) when the release is not installed in this environment."""
+    where = f"release {release.name}"
+    installed = rel.get("installed", True)
+    if isinstance(installed, str) and installed.lower() in ("true", "false"):
+        installed = installed.lower() == "true"
+    if installed is False:
+        state.diagnostics.append(Diagnostic(release.path, release.line, f"{where}: not "
+                                            f"installed in environment {env} (installed: "
+                                            "false), not read", "info"))
+        return False
+    if installed is not True:
+        state.diagnostics.append(Diagnostic(release.path, release.line, f"{where}: installed "
+                                            f"could not be evaluated ({installed!r}); read as "
+                                            "installed", "info"))
+    condition = rel.get("condition")
+    if not condition:
+        return True
+    keys = str(condition).split(".")
+    node: Any = values
+    for key in keys[:-1]:
+        node = node.get(key) if isinstance(node, dict) else None
+    if keys[-1] != "enabled" or not isinstance(node, dict):
+        why = "it does not end in .enabled" if keys[-1] != "enabled" else \
+            f"environment {env} does not set {'.'.join(keys[:-1])}"
+        state.diagnostics.append(Diagnostic(release.path, release.line, f"{where}: condition "
+                                            f"{condition} cannot be evaluated ({why}); read "
+                                            "as installed", "info"))
+        return True
+    if node.get("enabled") is True:
+        return True
+    state.diagnostics.append(Diagnostic(release.path, release.line, f"{where}: not installed "
+                                        f"in environment {env} (condition {condition} is "
+                                        f"{_shown(node.get('enabled'))}), not read", "info"))
+    return False
+
+
+def _shown(value: Any) -> str:
+    return "not set" if value is None else str(value).lower() if isinstance(value, bool) \
+        else repr(value)
+
+
+def _release(path: str, i: int, rel: dict[str, Any], lines: dict[Path, int],
+             env: dict[str, Any], name: str, scan: Scan, state: State) -> Release:
     base = os.path.dirname(path)
     chart = str(rel["chart"])
     local = os.path.abspath(os.path.normpath(os.path.join(base, chart)))
     release = Release(str(rel.get("name") or os.path.basename(chart)),
                       str(rel["namespace"]) if rel.get("namespace") else None, chart,
-                      local if local in charts else None, path=path,
+                      local if local in scan.charts else None, path=path,
                       line=lines.get(("releases", i), 1))
-    for j, entry in enumerate(rel.get("values") or []):
+    given = rel.get("values")
+    for j, entry in enumerate(given if isinstance(given, list) else []):
         prefix = ("releases", i, "values", j)
         if isinstance(entry, dict):
             own = {p[len(prefix):]: line for p, line in lines.items()
@@ -134,26 +263,28 @@ def _release(path: str, i: int, rel: dict[str, Any], lines: dict[Path, int], fil
         file = os.path.normpath(os.path.join(base, entry))
         where = lines.get(prefix, release.line)
         if file.endswith(".gotmpl") and os.path.isfile(file) and not containment.escapes(file):
-            _gotmpl(release, file, env, read_text, diags)  # not a file the scan discovers
-        elif os.path.abspath(file) not in files:
-            diags.append(Diagnostic(path, where, f"release {release.name}: values file {entry} "
-                                    "is not in the scan, not read", "info"))
+            _gotmpl(release, file, env, name, scan.read, state)  # not a file the scan discovers
+        elif os.path.abspath(file) not in scan.files:
+            state.diagnostics.append(Diagnostic(path, where, f"release {release.name}: values "
+                                                f"file {entry} is not in the scan, not read",
+                                                "info"))
         else:
             release.values_files.append(file)
     return release
 
 
-def _gotmpl(release: Release, file: str, env: dict[str, Any],
-            read_text: Callable[[str], str | None], diags: list[Diagnostic]) -> None:
+def _gotmpl(release: Release, file: str, env: dict[str, Any], name: str, read_text: Read,
+            state: State) -> None:
     """A values template, read as its static text with the environment's values."""
-    body, left = render(read_text(file) or "", env)
+    body, left = render(read_text(file) or "", env, name)
     docs, problems = values_tree.parse(file, body)
-    diags.extend(problems)
+    state.diagnostics.extend(problems)
     release.templates.append(file)  # not read again on its own
     for tree, where in docs:
         if isinstance(tree, dict):
             release.inline.append((tree, where, file))
     if left:
-        diags.append(Diagnostic(file, None, f"release {release.name}: values template read "
-                                f"without executing it; {left} template action"
-                                f"{'s' if left != 1 else ''} not evaluated", "info"))
+        state.diagnostics.append(Diagnostic(file, None, f"release {release.name}: values "
+                                            f"template read without executing it; {left} "
+                                            f"template action{'s' if left != 1 else ''} not "
+                                            "evaluated", "info"))

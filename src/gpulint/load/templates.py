@@ -9,6 +9,7 @@ warning; a kustomization's plain files are still scanned one by one, without its
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -19,7 +20,16 @@ from typing import Any
 
 import yaml
 
-from gpulint.load import containment, helm, helmfile, kustomize, kustomize_builds, values_tree
+from gpulint.load import (
+    containment,
+    helm,
+    helmfile,
+    helmfile_names,
+    helmfile_tree,
+    kustomize,
+    kustomize_builds,
+    values_tree,
+)
 from gpulint.load import values as values_reader
 from gpulint.load.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
 from gpulint.load.kubernetes import safe_load as safe_yaml
@@ -29,8 +39,9 @@ from gpulint.model import Diagnostic, SourceFile
 
 KUSTOMIZATION_FILES = kustomize.KUSTOMIZATION_FILES
 # YAML that is never a values file: charts' own metadata, kustomizations, CI and compose files.
-_NOT_VALUES = frozenset({"Chart.yaml", "Chart.lock", *KUSTOMIZATION_FILES, *helmfile.HELMFILE_NAMES,
-                         "docker-compose.yaml", "docker-compose.yml", "compose.yaml", "compose.yml",
+_NOT_VALUES = frozenset({"Chart.yaml", "Chart.lock", *KUSTOMIZATION_FILES,
+                         *helmfile_names.HELMFILE_NAMES, "docker-compose.yaml",
+                         "docker-compose.yml", "compose.yaml", "compose.yml",
                          ".pre-commit-config.yaml", ".gitlab-ci.yml"})
 
 
@@ -172,33 +183,36 @@ def _from_values(values: Values, release: str, namespace: str | None, path: str,
 
 
 def _helmfiles(paths: list[str], charts: list[str], out: TemplatePlan,
-               read: Callable[[str], str | None]) -> tuple[set[str], set[str]]:
-    """Render or read each helmfile release; (charts rendered, values files consumed)."""
-    absolute = {os.path.abspath(p) for p in paths}
-    chart_dirs = {os.path.abspath(c) for c in charts}
+               read: Callable[[str], str | None],
+               environments: tuple[str, ...] | None = None) -> set[str]:
+    """Render or read each helmfile release in each environment it is deployed to (its
+    objects addressed `@<environment>` when the helmfile declares several); the charts
+    rendered."""
+    scan = helmfile.Scan({os.path.abspath(p) for p in paths},
+                         {os.path.abspath(c) for c in charts}, read)
+    found = helmfile_tree.read_all(paths, scan, environments)
+    out.diagnostics.extend(found.diagnostics)
     used_charts: set[str] = set()
-    consumed: set[str] = set()
-    for path in paths:
-        if os.path.basename(path) not in helmfile.HELMFILE_NAMES:
-            continue
-        text = read(path)
-        releases, diags = helmfile.read(path, text or "", absolute, chart_dirs, read)
-        out.diagnostics.extend(diags)
-        out.skip.add(path)
-        for rel in releases:
-            consumed.update(os.path.abspath(f) for f in rel.values_files + rel.templates)
-            if rel.local_chart is not None:
-                root = next(c for c in charts if os.path.abspath(c) == rel.local_chart)
-                used_charts.add(rel.local_chart)
-                rendered = _chart(root, rel.name, rel.namespace, rel.values_files, rel.inline,
-                                  out, read)
-                _skip_chart(root, paths, rendered, out.skip)
-                continue
+    consumed = set(found.consumed)
+    for deployed in found.releases:
+        rel, start = deployed.release, len(out.objects)
+        consumed.update(os.path.abspath(f) for f in rel.values_files + rel.templates)
+        if rel.local_chart is not None:
+            root = next(c for c in charts if os.path.abspath(c) == rel.local_chart)
+            used_charts.add(rel.local_chart)
+            rendered = _chart(root, rel.name, rel.namespace, rel.values_files, rel.inline,
+                              out, read)
+            _skip_chart(root, paths, rendered, out.skip)
+        else:
             full, _ = _values_of(None, rel.values_files, rel.inline, read, out.diagnostics)
-            _from_values(full, rel.name, rel.namespace, path, f"release {rel.name}: chart "
-                         f"{rel.chart} is not in the scan", out)
-    out.skip.update(consumed & absolute)
-    return used_charts, consumed
+            where = f"environment {deployed.variant}: " if deployed.variant else ""
+            _from_values(full, rel.name, rel.namespace, rel.path, f"{where}release {rel.name}: "
+                         f"chart {rel.chart} is not in the scan", out)
+        if deployed.variant:
+            out.objects[start:] = [dataclasses.replace(o, variant=deployed.variant)
+                                   for o in out.objects[start:]]
+    out.skip.update(consumed & scan.files)
+    return used_charts
 
 
 def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
@@ -249,10 +263,12 @@ def _release_label(path: str) -> str:
 
 def plan(files: list[SourceFile], helm_values: list[str],
          read: Callable[[str], str | None], cache: Any = None,
-         strict: bool = False, chart_settings: tuple[Any, ...] = ()) -> TemplatePlan:
+         strict: bool = False, chart_settings: tuple[Any, ...] = (),
+         helmfile_environments: tuple[str, ...] | None = None) -> TemplatePlan:
     """Render every chart and kustomization among the discovered files; read the values of
     charts that cannot be rendered. `chart_settings` are the configuration's per-chart values
-    files, release names and namespaces (config.settings.ChartSettings)."""
+    files, release names and namespaces (config.settings.ChartSettings);
+    `helmfile_environments` the helmfile environments to read (None: every one)."""
     out = TemplatePlan(unrendered="warning" if strict else "info")
     helm.start_budget()
     paths = [f.path for f in files]
@@ -271,7 +287,7 @@ def plan(files: list[SourceFile], helm_values: list[str],
     charts = [c for c in charts if not any(_under(c, o) and c != o for o in charts)]  # subcharts
     kusts = sorted({os.path.dirname(p) or "." for p in paths
                     if os.path.basename(p) in KUSTOMIZATION_FILES})
-    used, _ = _helmfiles(paths, charts, out, read)
+    used = _helmfiles(paths, charts, out, read, helmfile_environments)
     given = [v for v in helm_values]
     out.skip.update(os.path.abspath(v) for v in given)
     configured = {c.directory: c for c in chart_settings}

@@ -1,0 +1,162 @@
+"""A platform repository deployed with helmfile: helmfile.d/ files sharing their environments
+through `bases:`, a nested team helmfile given values by its parent, releases installed per
+environment (`installed:` templated on the environment, `condition:`), read once per
+environment (`…@dev`, `…@prod`). Prices recomputed from the catalog."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gpulint import pipeline as scan
+from gpulint.config import load as config
+from gpulint.config import settings
+
+FIXTURE = Path(__file__).parent / "fixtures" / "helmfile-platform"
+CATALOG = Path(__file__).parent.parent / "src" / "gpulint" / "data" / "gpu_catalog.json"
+HOURS = 730
+
+
+def _on_demand(instance: str, region: str = "us-east-1") -> float:
+    return float(json.loads(CATALOG.read_text())["providers"]["aws"]["prices"][instance][region][0])
+
+
+def _notes(result: scan.ScanResult) -> list[str]:
+    return sorted(d.message for d in result.diagnostics)
+
+
+def test_every_environment_is_a_copy_of_the_platform() -> None:
+    result = scan.run([str(FIXTURE)], [])
+    res = {r.address: r for r in result.resources}
+    llm = "HelmValues/llm/servingEngineSpec.modelSpec[0]"
+    assert sorted(res) == sorted([
+        f"{llm}@dev", f"{llm}@prod", "HelmValues/embedder@prod", "HelmValues/reranker@prod",
+        "HelmValues/finetune/worker@dev", "HelmValues/finetune/worker@prod"])
+    # The environment's values fill the values template: model, GPUs, replicas, node type.
+    dev, prod = res[f"{llm}@dev"], res[f"{llm}@prod"]
+    assert (dev.facts["instance.type"], dev.facts["gpu.count"], dev.facts["replicas.desired"]) \
+        == ("g6.xlarge", 1, 1)
+    assert (prod.facts["instance.type"], prod.facts["gpu.count"],
+            prod.facts["replicas.desired"]) == ("g6e.12xlarge", 4, 2)
+    assert prod.declared_model is not None and dev.declared_model is not None
+    assert prod.declared_model.id == "meta-llama/Llama-3.1-70B-Instruct"
+    assert dev.declared_model.id == "meta-llama/Llama-3.1-8B-Instruct"
+    assert prod.path.endswith("vllm-stack.yaml.gotmpl") and prod.line == 4
+    assert dev.facts["cost.monthly"] == pytest.approx(_on_demand("g6.xlarge") * HOURS, abs=0.01)
+    assert prod.facts["cost.monthly"] == pytest.approx(
+        _on_demand("g6e.12xlarge") * HOURS * 2, abs=0.01)
+    # The nested helmfile gets its namespace from its parent, and each environment's
+    # autoscaler (minReplicas from the environment) scales that environment's copy only.
+    dev_worker = res["HelmValues/finetune/worker@dev"]
+    prod_worker = res["HelmValues/finetune/worker@prod"]
+    assert dev_worker.facts["k8s.namespace"] == prod_worker.facts["k8s.namespace"] == "research"
+    assert dev_worker.path.endswith(str(Path("teams") / "research" / "helmfile.yaml"))
+    assert (dev_worker.facts["replicas.desired"], prod_worker.facts["replicas.desired"]) == (1, 2)
+    assert prod_worker.facts["cost.monthly"] == pytest.approx(
+        _on_demand("g6.xlarge") * HOURS * 2, abs=0.01)
+    for address in ("HelmValues/embedder@prod", "HelmValues/reranker@prod"):
+        assert res[address].facts["cost.monthly"] == pytest.approx(
+            _on_demand("g6.xlarge") * HOURS, abs=0.01)
+    total = sum(r.facts["cost.monthly"] for r in result.resources)
+    assert total == pytest.approx(HOURS * (_on_demand("g6.xlarge") * (1 + 1 + 1 + 1 + 2)
+                                           + _on_demand("g6e.12xlarge") * 2), abs=0.05)
+
+
+def test_releases_not_installed_and_remote_helmfiles_are_notes() -> None:
+    notes = _notes(scan.run([str(FIXTURE)], []))
+    assert "release embedder: not installed in environment dev (condition embeddings.enabled " \
+        "is false), not read" in notes
+    assert "release reranker: not installed in environment dev (installed: false), not read" \
+        in notes
+    assert "nested helmfile git::https://github.com/example-org/platform-helmfiles.git@gpu-" \
+        "operator/helmfile.yaml?ref=v2.1.0 is remote, not read" in notes
+    assert notes.count("read for environments dev, prod: one copy of each release per "
+                       "environment, addressed @<environment>") == 3  # the helmfile.d files
+
+
+def _configured(tmp_path: Path, text: str) -> tuple[Path, settings.Settings]:
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE, repo)
+    (repo / ".git").mkdir()
+    (repo / ".gpulint.yaml").write_text(text)
+    return repo, settings.build(config.load(str(repo / ".gpulint.yaml")), settings.Flags())
+
+
+def test_configuration_restricts_the_environments_read(tmp_path: Path) -> None:
+    repo, built = _configured(tmp_path, "helm:\n  helmfile:\n    environments: [prod]\n")
+    result = scan.run([str(repo)], [], built)
+    assert {r.address.rpartition("@")[2] for r in result.resources} == {"prod"}
+    assert len(result.resources) == 4
+    assert "read for environments prod: one copy of each release per environment, addressed " \
+        "@<environment> (dev not in helm.helmfile.environments)" in _notes(result)
+
+
+def test_no_selected_environment_is_a_note_with_a_suggestion(tmp_path: Path) -> None:
+    repo, built = _configured(tmp_path, "helm:\n  helmfile:\n    environments: [production]\n")
+    result = scan.run([str(repo)], [], built)
+    assert result.resources == []
+    assert "declares environments dev, prod; none is in helm.helmfile.environments " \
+        "(production) (did you mean 'prod'?), not read" in _notes(result)
+
+
+def test_a_misspelt_key_is_a_configuration_error(tmp_path: Path) -> None:
+    with pytest.raises(config.ConfigError, match="unknown key 'environment' \\(did you mean "
+                                                 "'environments'\\?\\)"):
+        _configured(tmp_path, "helm:\n  helmfile:\n    environment: [prod]\n")
+
+
+VLLM = """\
+releases:
+  - name: chat
+    namespace: serving
+    chart: vllm/vllm-stack
+    values:
+      - servingEngineSpec:
+          modelSpec:
+            - name: chat
+              modelURL: Qwen/Qwen2.5-7B-Instruct
+              requestGPU: 1
+              nodeSelectorTerms:
+                - matchExpressions:
+                    - key: node.kubernetes.io/instance-type
+                      operator: In
+                      values: [{{ .Values | get "node" "g6.xlarge" | quote }}]
+"""
+
+
+def test_a_gotmpl_helmfile_with_only_the_default_environment_is_read_as_written(
+        tmp_path: Path) -> None:
+    (tmp_path / "helmfile.yaml.gotmpl").write_text(VLLM)
+    result = scan.run([str(tmp_path)], [])
+    (res,) = result.resources
+    assert res.address == "HelmValues/chat/servingEngineSpec.modelSpec[0]"  # no @variant
+    assert res.facts["instance.type"] == "g6.xlarge" and res.line == 8
+    assert res.path.endswith("helmfile.yaml.gotmpl")
+    assert res.facts["cost.monthly"] == pytest.approx(_on_demand("g6.xlarge") * HOURS, abs=0.01)
+
+
+def test_nested_helmfiles_outside_the_tree_missing_envs_and_cycles_are_notes(
+        tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    for d in ("apps", "teams", "helmfile.d"):
+        (repo / d).mkdir(parents=True)
+    (tmp_path / "outside.yaml").write_text(VLLM)
+    prod = "environments:\n  prod: {}\n---\n"
+    (repo / "helmfile.yaml").write_text(
+        prod + "helmfiles:\n  - ../outside.yaml\n  - apps/helmfile.yaml\n"
+        "  - teams/helmfile.yaml\n  - path: helmfile.d/*.yaml\n")
+    (repo / "apps" / "helmfile.yaml").write_text(prod + "helmfiles:\n  - ../helmfile.yaml\n")
+    (repo / "teams" / "helmfile.yaml").write_text(VLLM)  # no prod: helmfile skips it
+    (repo / "helmfile.d" / "gpu.yaml").write_text(prod + VLLM)
+    result = scan.run([str(repo)], [])
+    assert [r.address for r in result.resources] == [
+        "HelmValues/chat/servingEngineSpec.modelSpec[0]@prod"]
+    assert result.resources[0].path.endswith(str(Path("helmfile.d") / "gpu.yaml"))
+    notes = _notes(result)
+    assert "nested helmfile ../outside.yaml is not in the scan, not read" in notes
+    assert "nested helmfile teams/helmfile.yaml does not declare environment prod: not " \
+        "deployed with it" in notes
+    assert "nested helmfile ../helmfile.yaml includes itself, not read again" in notes
