@@ -17,6 +17,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,3 +180,25 @@ def source_path(root: str, template: str) -> str | None:
         return None
     path = os.path.join(root, *template.split("/")[1:])
     return path if os.path.isfile(path) else None
+
+
+def kind_line(path: str, kind: str, read: Callable[[str], str | None]) -> int:
+    """Line of the first `kind: <Kind>` in a template, so a finding points near its object."""
+    text = read(path) or ""
+    m = re.search(rf"^[ \t]*kind:[ \t]*[\"']?{re.escape(kind)}[\"']?[ \t]*$", text, re.MULTILINE)
+    return text.count("\n", 0, m.start()) + 1 if m else 1
+
+
+_CLUSTER_KINDS = frozenset({"Namespace", "NodePool", "EC2NodeClass", "AKSNodeClass", "NodeClass",
+                            "CustomResourceDefinition", "PriorityClass", "StorageClass",
+                            "PersistentVolume", "RuntimeClass"})
+
+
+def in_namespace(doc: dict[str, Any], namespace: str | None) -> dict[str, Any]:
+    """A rendered namespaced object without a namespace is installed in the release's."""
+    meta = doc.get("metadata")
+    kind = str(doc.get("kind"))
+    if not namespace or not isinstance(meta, dict) or meta.get("namespace") \
+            or kind in _CLUSTER_KINDS or kind.startswith("Cluster"):
+        return doc
+    return {**doc, "metadata": {**meta, "namespace": namespace}}

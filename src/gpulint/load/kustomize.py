@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from gpulint.load import containment
+from gpulint.load import containment, kustomize_charts
 from gpulint.load import values as values_reader
 from gpulint.load.kubernetes import safe_load as safe_yaml
 from gpulint.load.kubernetes import separators
@@ -103,6 +103,7 @@ def read_one(root: str, read: Callable[[str], str | None]) -> Kustomization:
             k.includes.append(path)
         elif os.path.isfile(path):
             k.files.append(path)
+    k.files += kustomize_charts.inputs(file, read)  # charts it inflates, and their values
     return k
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpulint.load import kustomize, kustomize_batch
+from gpulint.load import kustomize, kustomize_batch, kustomize_helm
 from gpulint.load.kubernetes import K8sObject, load_documents, separators
 from gpulint.model import Diagnostic
 
@@ -76,6 +76,7 @@ class _Build:
     key: bytes
     cache: Any
     out: str | None = None
+    stage: kustomize_helm.Staged | None = None  # a copy with its helmCharts rendered
 
 
 class _Inputs:
@@ -114,6 +115,9 @@ def _prepare(root: str, variant: str | None, graph: kustomize.Graph, plan: Templ
                                            "its files are scanned as they are, without patches",
                                            plan.unrendered))
         return None
+    staged = kustomize_helm.stage(root, files, inputs.read)
+    if staged is not None:  # its charts are rendered by gpulint into a copy: not cached
+        return _Build(root, variant, node.file, files, b"", None, stage=staged)
     key = kustomize.cache_key(root, files, tool[1], inputs.digest)
     cache = None if outside else cache  # inputs outside the scan: their content is not known
     return _Build(root, variant, node.file, files, key, cache, kustomize.cached(cache, key))
@@ -122,6 +126,9 @@ def _prepare(root: str, variant: str | None, graph: kustomize.Graph, plan: Templ
 def _emit(build: _Build, plan: TemplatePlan, read: Callable[[str], str | None],
           declared: dict[str, list[tuple[str, str, int]]]) -> None:
     origin: dict[tuple[str, str], tuple[str, int]] = {}
+    if build.stage is not None:
+        origin.update(build.stage.origin)  # rendered charts' objects at their templates
+        kustomize_helm.built(build.stage, plan)
     for path in build.files:
         text = read(path)
         if path not in declared:  # a base is an input of every overlay: read it once
@@ -162,7 +169,8 @@ def build(roots: list[str], paths: list[str], out: TemplatePlan,
     todo = [b for b in builds if b.out is None]
     if todo and tool is not None:
         for build, (built, err) in zip(todo, kustomize_batch.build_all(
-                [(b.root, b.files) for b in todo], tool[0], read), strict=True):
+                [b.stage.job if b.stage else (b.root, b.files) for b in todo], tool[0],
+                kustomize_helm.reader(read, [b.stage for b in todo])), strict=True):
             if built is None:
                 out.diagnostics.append(Diagnostic(build.name, None, f"kustomization not built: "
                                                   f"{err}; files scanned as they are",
@@ -179,5 +187,7 @@ def build(roots: list[str], paths: list[str], out: TemplatePlan,
         built_roots.add(os.path.abspath(build.root))
         out.skip.update(os.path.abspath(f) for f in build.files)
     out.skip.update(p for p in paths if _under_any(p, built_roots))
+    for build in builds:
+        kustomize_helm.discard(build.stage)
     if cache is not None:
         cache.flush()

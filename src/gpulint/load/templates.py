@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -28,6 +27,8 @@ from gpulint.load import (
     helmfile_tree,
     kustomize,
     kustomize_builds,
+    kustomize_charts,
+    kustomize_helm,
     values_tree,
 )
 from gpulint.load import values as values_reader
@@ -52,18 +53,13 @@ class TemplatePlan:
     skip: set[str] = field(default_factory=set)  # files not to parse one by one
     # A chart or kustomization that could not be rendered: a note, a warning when strict.
     unrendered: str = "info"
+    # Kustomize helmCharts entries (file, index) a build rendered (""), or why not.
+    inflated: dict[tuple[str, int], str] = field(default_factory=dict)
 
 
 def _under(path: str, root: str) -> bool:
     top = os.path.abspath(root)
     return os.path.commonpath([os.path.abspath(path), top]) == top
-
-
-def _kind_line(path: str, kind: str, read: Callable[[str], str | None]) -> int:
-    """Line of the first `kind: <Kind>` in a template, so a finding points near its object."""
-    text = read(path) or ""
-    m = re.search(rf"^[ \t]*kind:[ \t]*[\"']?{re.escape(kind)}[\"']?[ \t]*$", text, re.MULTILINE)
-    return text.count("\n", 0, m.start()) + 1 if m else 1
 
 
 def _values_of(root: str | None, files: list[str],
@@ -112,8 +108,9 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
             plan.diagnostics.extend(Diagnostic(chart_file, None, f"rendered chart: {d.message}",
                                                d.severity) for d in diags)
             for obj in objects:
-                line = _kind_line(source, str(obj.doc["kind"]), read) if source != chart_file else 1
-                plan.objects.append(K8sObject(source, line, _in_namespace(obj.doc, namespace)))
+                line = helm.kind_line(source, str(obj.doc["kind"]), read) \
+                    if source != chart_file else 1
+                plan.objects.append(K8sObject(source, line, helm.in_namespace(obj.doc, namespace)))
         plan.diagnostics.append(Diagnostic(chart_file, None, f"chart rendered with "
                                            f"{rendered.renderer} (release {release})", "info"))
         for dep in _missing_dependencies(root, read):
@@ -125,21 +122,6 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
     _from_values(full, release, namespace, chart_file, f"chart not rendered ({why})", plan,
                  severity=plan.unrendered)
     return False
-
-
-_CLUSTER_KINDS = frozenset({"Namespace", "NodePool", "EC2NodeClass", "AKSNodeClass", "NodeClass",
-                            "CustomResourceDefinition", "PriorityClass", "StorageClass",
-                            "PersistentVolume", "RuntimeClass"})
-
-
-def _in_namespace(doc: dict[str, Any], namespace: str | None) -> dict[str, Any]:
-    """A rendered namespaced object without a namespace is installed in the release's."""
-    meta = doc.get("metadata")
-    kind = str(doc.get("kind"))
-    if not namespace or not isinstance(meta, dict) or meta.get("namespace") \
-            or kind in _CLUSTER_KINDS or kind.startswith("Cluster"):
-        return doc
-    return {**doc, "metadata": {**meta, "namespace": namespace}}
 
 
 def _skip_chart(root: str, paths: list[str], rendered: bool, skip: set[str]) -> None:
@@ -288,6 +270,8 @@ def plan(files: list[SourceFile], helm_values: list[str],
     kusts = sorted({os.path.dirname(p) or "." for p in paths
                     if os.path.basename(p) in KUSTOMIZATION_FILES})
     used = _helmfiles(paths, charts, out, read, helmfile_environments)
+    kust_files = [f for f in map(kustomize.find_file, kusts) if f is not None]
+    used |= kustomize_charts.local_charts(kust_files, read)  # rendered with their entry's values
     given = [v for v in helm_values]
     out.skip.update(os.path.abspath(v) for v in given)
     configured = {c.directory: c for c in chart_settings}
@@ -303,6 +287,7 @@ def plan(files: list[SourceFile], helm_values: list[str],
         _skip_chart(root, paths, rendered, out.skip)
     kustomize_builds.build([r for r in kusts if not any(_under(r, c) for c in charts)], paths,
                            out, read, cache)
+    kustomize_helm.unbuilt(kust_files, paths, out, read, _chart, _skip_chart)
     _standalone_values(paths, out.skip, out, read)
     out.skip.update(p for p in paths if os.path.abspath(p) in out.skip)
     return out
