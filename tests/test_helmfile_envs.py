@@ -88,3 +88,10 @@ def test_an_unknown_condition_keeps_every_branch_and_is_counted() -> None:
                                 {})
     assert [ln for ln in out.splitlines() if ln.strip()] == ["a: 1", "b: 2", "c: "]
     assert left == 3  # the if, env and range
+
+
+@pytest.mark.parametrize("text", ["{{" * 200_000, "{{/*" * 100_000, "{{ " + "(" * 50_000 + " }}",
+                                  "{{ if true }}" * 50_000, "{{ else }}{{ end }}" * 50_000])
+def test_hostile_templates_are_read_in_one_pass(text: str) -> None:
+    out, left = helmfile.render(text, {})  # no recursion error, no quadratic scan
+    assert out.count("\n") == text.count("\n") and left <= text.count("{{")

@@ -160,3 +160,50 @@ def test_nested_helmfiles_outside_the_tree_missing_envs_and_cycles_are_notes(
     assert "nested helmfile teams/helmfile.yaml does not declare environment prod: not " \
         "deployed with it" in notes
     assert "nested helmfile ../helmfile.yaml includes itself, not read again" in notes
+
+
+CHART = Path(__file__).parent / "fixtures" / "helm" / "charts" / "llm-serving"
+
+
+def _local_chart_repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    shutil.copytree(CHART, repo / "charts" / "llm")
+    (repo / "values").mkdir()
+    (repo / "values" / "dev.yaml").write_text(
+        "nodeSelector:\n  node.kubernetes.io/instance-type: g5.xlarge\n")
+    (repo / "values" / "prod.yaml").write_text(
+        "replicaCount: 3\nnodeSelector:\n  node.kubernetes.io/instance-type: g5.xlarge\n")
+    (repo / "helmfile.yaml").write_text(
+        "environments:\n  dev: {}\n  prod: {}\n---\nreleases:\n  - name: chat\n"
+        "    namespace: inference\n    chart: ./charts/llm\n    values:\n"
+        "      - values/{{ .Environment.Name }}.yaml\n")
+    return repo
+
+
+def test_a_local_chart_is_rendered_once_per_environment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("helm_python")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
+    result = scan.run([str(_local_chart_repo(tmp_path))], [])
+    res = {r.address: r for r in result.resources}
+    assert sorted(res) == ["Deployment/inference/chat-llm-serving@dev",
+                           "Deployment/inference/chat-llm-serving@prod"]
+    dev, prod = (res[f"Deployment/inference/chat-llm-serving@{e}"] for e in ("dev", "prod"))
+    assert (dev.facts["replicas.desired"], prod.facts["replicas.desired"]) == (1, 3)
+    assert prod.path.endswith(str(Path("templates") / "deployment.yaml"))
+    assert prod.facts["cost.monthly"] == pytest.approx(_on_demand("g5.xlarge") * HOURS * 3,
+                                                       abs=0.01)
+
+
+def test_a_local_chart_that_cannot_render_is_read_per_environment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpulint.load import helm
+
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
+    monkeypatch.setattr(helm, "_sdk", lambda: None)
+    result = scan.run([str(_local_chart_repo(tmp_path))], [])
+    res = {r.address: r for r in result.resources}
+    assert sorted(res) == ["HelmValues/chat@dev", "HelmValues/chat@prod"]
+    assert res["HelmValues/chat@prod"].facts["replicas.desired"] == 3
+    assert res["HelmValues/chat@dev"].facts["cost.monthly"] == pytest.approx(
+        _on_demand("g5.xlarge") * HOURS, abs=0.01)

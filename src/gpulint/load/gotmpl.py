@@ -14,18 +14,18 @@ number, so findings point at the file's own lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 UNKNOWN: Any = type("Unknown", (), {"__repr__": lambda self: "UNKNOWN"})()
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()  # a key not set
 
-# Comments may span lines; other actions are read on one line.
-_ACTION = re.compile(r"\{\{-?(?:(?s:\s*/\*.*?\*/\s*)|(.*?))-?\}\}")
 _TOKEN = re.compile(r'\s*(?:("(?:[^"\\]|\\.)*")|(`[^`]*`)|(\()|(\))|(\|)|([^\s()|]+))')
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 _BLOCKS = ("range", "with", "define", "block")
+MAX_EXPRESSION = 2_000  # characters of one action evaluated; longer ones are not
+MAX_NESTING = 32  # parentheses in one action
 
 
 @dataclass
@@ -39,6 +39,12 @@ class _Frame:
         return self.mode == "all" or (self.mode == "cond" and self.taking)
 
 
+def _active(stack: list[_Frame]) -> bool:
+    """Whether text at this point is kept: a frame opened in skipped text is "off", so the
+    innermost frame decides."""
+    return stack[-1].active if stack else True
+
+
 def render(text: str, values: dict[str, Any], env: str = "default") -> tuple[str, int]:
     """The text with its actions evaluated for environment `env` whose values are `values`;
     also how many actions were not evaluated."""
@@ -47,17 +53,31 @@ def render(text: str, values: dict[str, Any], env: str = "default") -> tuple[str
     out: list[str] = []
     stack: list[_Frame] = []
     left, pos = 0, 0
-    for m in _ACTION.finditer(text):
-        literal = text[pos:m.start()]
-        active = all(f.active for f in stack)
+    for start, end, body in _actions(text):
+        literal = text[pos:start]
+        active = _active(stack)
         out.append(literal if active else "\n" * literal.count("\n"))
-        pos = m.end()
-        emitted, counted = _action(m.group(1), stack, scope, active)
-        out.append(emitted + "\n" * m.group(0).count("\n"))
+        pos = end
+        emitted, counted = _action(body, stack, scope, active)
+        out.append(emitted + "\n" * text.count("\n", start, end))
         left += counted
     tail = text[pos:]
-    out.append(tail if all(f.active for f in stack) else "\n" * tail.count("\n"))
+    out.append(tail if _active(stack) else "\n" * tail.count("\n"))
     return "".join(out), left
+
+
+def _actions(text: str) -> Iterator[tuple[int, int, str | None]]:
+    """(start, end, body) of each action, its body None for a comment; found with str.find so
+    that a file of unclosed `{{` costs one pass."""
+    pos = 0
+    while (start := text.find("{{", pos)) >= 0 and (end := text.find("}}", start + 2)) >= 0:
+        body = text[start + 2:end]
+        body = body[1:] if body.startswith("-") else body
+        body = body[:-1] if body.endswith("-") else body
+        stripped = body.strip()
+        yield start, end + 2, None if stripped.startswith("/*") and stripped.endswith("*/") \
+            else body
+        pos = end + 2
 
 
 def _action(body: str | None, stack: list[_Frame], scope: dict[str, Any],
@@ -96,7 +116,7 @@ def _action(body: str | None, stack: list[_Frame], scope: dict[str, Any],
 
 def _else(rest: str, stack: list[_Frame], scope: dict[str, Any]) -> int:
     top = stack[-1]
-    if top.mode != "cond" or not all(f.active for f in stack[:-1]):
+    if top.mode != "cond" or not _active(stack[:-1]):
         return 0
     if top.decided:
         top.taking = False
@@ -137,6 +157,8 @@ def _format(value: Any) -> str | None:
 
 def evaluate(expr: str, scope: dict[str, Any]) -> Any:
     """The value of a pipeline, UNKNOWN when it cannot be known here."""
+    if len(expr) > MAX_EXPRESSION or expr.count("(") > MAX_NESTING:
+        return UNKNOWN
     tokens = _tokens(expr)
     if tokens is None:
         return UNKNOWN

@@ -81,8 +81,11 @@ def remote(entry: str) -> bool:
     return "::" in entry or "://" in entry
 
 
-def resolve(entry: str, base: str, scan: Scan) -> list[str]:
-    """Files of the scan an entry names, relative to `base` (a glob may name several)."""
+def resolve(entry: str, base: str, scan: Scan, fallback: str | None = None) -> list[str]:
+    """Files of the scan an entry names, relative to `base` (a glob may name several), else
+    relative to `fallback` (a base's entries: helmfile versions differ on which applies)."""
+    if fallback and fallback != base:
+        return resolve(entry, base, scan) or resolve(entry, fallback, scan)
     joined = os.path.normpath(os.path.join(base, entry))
     if any(c in entry for c in "*?["):
         pattern = os.path.abspath(joined)
@@ -131,15 +134,15 @@ def environments(parts: list[tuple[str, str]]) -> dict[str, list[tuple[Any, str]
 
 
 def merged_values(entries: list[tuple[Any, str]], name: str, scan: Scan, state: State,
-                  start: dict[str, Any] | None = None) -> dict[str, Any]:
+                  home: str | None = None) -> dict[str, Any]:
     """Values entries merged in order: files of the scan (rendered with the values before
-    them) and inline maps."""
-    merged: dict[str, Any] = dict(start or {})
+    them) and inline maps; a file is relative to the file naming it, else to `home`."""
+    merged: dict[str, Any] = {}
     for entry, source in entries:
         if isinstance(entry, dict):
             merged = values_tree.merge_into(merged, entry)
             continue
-        found = resolve(str(entry), os.path.dirname(source), scan) \
+        found = resolve(str(entry), os.path.dirname(source), scan, home) \
             if isinstance(entry, str) and not remote(entry) else []
         if not found:
             why = "remote" if isinstance(entry, str) and remote(entry) else "not in the scan"
@@ -165,7 +168,7 @@ def read(path: str, scan: Scan, env: str = "default",
     state.consumed.update(os.path.abspath(f) for f, _ in parts[:-1])
     declared = environments(parts)
     state.environments = list(declared)
-    values = merged_values(declared.get(env, []), env, scan, state)
+    values = merged_values(declared.get(env, []), env, scan, state, os.path.dirname(path))
     values = values_tree.merge_into(values, passed or {})
     for file, text in parts:
         body, left = render(text, values, env)
@@ -174,17 +177,19 @@ def read(path: str, scan: Scan, env: str = "default",
         state.diagnostics.extend(problems)
         for doc, lines in docs:
             if isinstance(doc, dict):
-                _document(file, doc, lines, values, env, scan, state)
+                _document(file, doc, lines, values, env, scan, state, os.path.dirname(path))
     return state
 
 
 def _document(file: str, doc: dict[str, Any], lines: dict[Path, int], values: dict[str, Any],
-              env: str, scan: Scan, state: State) -> None:
+              env: str, scan: Scan, state: State, home: str) -> None:
+    """One document of the helmfile (or of a base: its paths may be relative to `home`, the
+    helmfile's directory)."""
     releases = doc.get("releases")
     for i, rel in enumerate(releases if isinstance(releases, list) else []):
         if not isinstance(rel, dict) or not rel.get("chart"):
             continue
-        release = _release(file, i, rel, lines, values, env, scan, state)
+        release = _release(file, i, rel, lines, values, env, scan, state, home)
         if _installed(release, rel, values, env, state):
             state.releases.append(release)
     nested = doc.get("helmfiles")
@@ -242,13 +247,14 @@ def _shown(value: Any) -> str:
 
 
 def _release(path: str, i: int, rel: dict[str, Any], lines: dict[Path, int],
-             env: dict[str, Any], name: str, scan: Scan, state: State) -> Release:
+             env: dict[str, Any], name: str, scan: Scan, state: State, home: str) -> Release:
     base = os.path.dirname(path)
     chart = str(rel["chart"])
-    local = os.path.abspath(os.path.normpath(os.path.join(base, chart)))
+    local = next((d for d in (os.path.abspath(os.path.join(b, chart)) for b in (base, home))
+                  if d in scan.charts), None)
     release = Release(str(rel.get("name") or os.path.basename(chart)),
                       str(rel["namespace"]) if rel.get("namespace") else None, chart,
-                      local if local in scan.charts else None, path=path,
+                      local, path=path,
                       line=lines.get(("releases", i), 1))
     given = rel.get("values")
     for j, entry in enumerate(given if isinstance(given, list) else []):
@@ -261,6 +267,8 @@ def _release(path: str, i: int, rel: dict[str, Any], lines: dict[Path, int],
         if not isinstance(entry, str):
             continue
         file = os.path.normpath(os.path.join(base, entry))
+        if not os.path.exists(file) and home != base:
+            file = os.path.normpath(os.path.join(home, entry))
         where = lines.get(prefix, release.line)
         if file.endswith(".gotmpl") and os.path.isfile(file) and not containment.escapes(file):
             _gotmpl(release, file, env, name, scan.read, state)  # not a file the scan discovers
