@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -67,12 +68,9 @@ def _bounds(doc: dict[str, Any]) -> tuple[Any, Any, Any] | None:
 
 
 def _autoscalers(resources: list[Resource], objects: list[K8sObject]) -> None:
-    by_target: dict[tuple[str, str, Any, Any], list[Resource]] = {}
-    for res in resources:
-        if res.facts.get("k8s.kind") in _SCALABLE:
-            key = (res.facts["k8s.kind"], res.facts["k8s.name"], res.facts.get("k8s.namespace"),
-                   res.variant)
-            by_target.setdefault(key, []).append(res)
+    """Each scalable workload takes the bounds of the autoscaler naming it from its own overlay
+    and, when several projects declare one, from the nearest directory."""
+    scalers: dict[tuple[Any, ...], list[tuple[K8sObject, tuple[Any, Any, Any]]]] = {}
     for obj in objects:
         bounds = _bounds(obj.doc)
         ref = dig(obj.doc, "spec", "scaleTargetRef")
@@ -80,18 +78,46 @@ def _autoscalers(resources: list[Resource], objects: list[K8sObject]) -> None:
             continue
         ns = scalar(dig(obj.doc, "metadata", "namespace"))
         key = (scalar(ref.get("kind")) or "Deployment", str(scalar(ref.get("name"))), ns,
-               obj.variant)  # an overlay's or environment's autoscaler scales its own copy
-        what = f"{obj.doc['kind']} {dig(obj.doc, 'metadata', 'name')} ({obj.path}:{obj.line})"
-        lo, hi, idle = bounds
-        for res in by_target.get(key, []):
-            res.unknowns = [u for u in res.unknowns if not u[0].startswith("replicas.")]
-            res.set_fact("replicas.min", lo)
-            res.set_fact("replicas.max", hi)
-            res.facts["replicas.desired"] = lo
-            res.facts["replicas.source"] = what
-            tags = res.facts.get("tags")
-            res.facts["shutdown"] = "scale-to-zero" if idle == 0 else \
-                shutdown_of(res, tags if isinstance(tags, dict) else {})
+               obj.variant)
+        scalers.setdefault(key, []).append((obj, bounds))
+    for res in resources:
+        if res.facts.get("k8s.kind") not in _SCALABLE:
+            continue
+        key = (res.facts["k8s.kind"], res.facts["k8s.name"], res.facts.get("k8s.namespace"),
+               res.variant)
+        nearest = _nearest(res.path, scalers.get(key, []))
+        if not nearest:
+            continue
+        res.unknowns = [u for u in res.unknowns if not u[0].startswith("replicas.")]
+        if len({repr(bounds) for _, bounds in nearest}) > 1:
+            why = Unknown("autoscalers with different bounds target it: " + ", ".join(
+                _name(obj) for obj, _ in nearest))
+            for fact in ("replicas.min", "replicas.max", "replicas.desired"):
+                res.set_fact(fact, why)
+            continue
+        obj, (lo, hi, idle) = nearest[0]
+        res.set_fact("replicas.min", lo)
+        res.set_fact("replicas.max", hi)
+        res.facts["replicas.desired"] = lo
+        res.facts["replicas.source"] = _name(obj)
+        tags = res.facts.get("tags")
+        res.facts["shutdown"] = "scale-to-zero" if idle == 0 else \
+            shutdown_of(res, tags if isinstance(tags, dict) else {})
+
+
+def _name(obj: K8sObject) -> str:
+    return f"{obj.doc['kind']} {dig(obj.doc, 'metadata', 'name')} ({obj.path}:{obj.line})"
+
+
+def _nearest(path: str, scalers: list[tuple[K8sObject, tuple[Any, Any, Any]]]
+             ) -> list[tuple[K8sObject, tuple[Any, Any, Any]]]:
+    """The autoscalers whose files share the deepest directory with the workload's file."""
+    def depth(obj: K8sObject) -> int:
+        here = os.path.dirname(os.path.abspath(path))
+        there = os.path.dirname(os.path.abspath(obj.path))
+        return len(os.path.commonpath([here, there]).split(os.sep))
+    best = max((depth(obj) for obj, _ in scalers), default=0)
+    return [(obj, bounds) for obj, bounds in scalers if depth(obj) == best]
 
 
 def _targets(resources: list[Resource]) -> list[tuple[NodeTarget, Resource]]:
