@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -46,6 +47,31 @@ def test_a_selector_that_matches_no_rule_is_a_usage_error() -> None:
     assert code == 2 and out == ""
     assert ("--ignore gpu-trainig-on-demand: no rule id is or starts with "
             "'gpu-trainig-on-demand' (did you mean 'gpu-training-on-demand'?)") in err
+
+
+def test_select_and_ignore_in_the_configuration_and_flags_replacing_them(tmp_path: Path) -> None:
+    config = tmp_path / ".gpulint.yaml"
+    config.write_text("fail_on: warning\nignore:\n  - gpu-missing-cost-tags\n  - gpu-notebook\n")
+    _, out, _ = _scan(EXAMPLES, "--format", "json", "--config", str(config))
+    _, everything, _ = _scan(EXAMPLES, "--format", "json")
+    assert sorted(_rules(out)) == sorted(r for r in _rules(everything) if r not in (
+        "gpu-missing-cost-tags", "gpu-notebook-without-shutdown"))
+    # --ignore replaces the file's list rather than adding to it.
+    _, out, _ = _scan(EXAMPLES, "--format", "json", "--config", str(config), "--ignore",
+                      "gpu-oversized-for-model")
+    assert "gpu-missing-cost-tags" in _rules(out) and "gpu-oversized-for-model" not in _rules(out)
+    config.write_text("select: [gpu-training]\n")
+    _, out, _ = _scan(EXAMPLES, "--format", "json", "--config", str(config))
+    assert set(_rules(out)) == {"gpu-training-on-demand"}
+
+
+def test_a_configured_selector_that_matches_no_rule_names_its_line(tmp_path: Path) -> None:
+    config = tmp_path / ".gpulint.yaml"
+    config.write_text("fail_on: warning\nignore:\n  - gpu-notebook\n  - gpu-mising-cost-tags\n")
+    code, out, err = _scan(EXAMPLES, "--config", str(config))
+    assert code == 2 and out == ""
+    assert (".gpulint.yaml:4: ignore[1]: no rule id is or starts with 'gpu-mising-cost-tags' "
+            "(did you mean 'gpu-missing-cost-tags'?)") in err
 
 
 def test_quiet_prints_the_findings_only() -> None:

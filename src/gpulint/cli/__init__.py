@@ -107,7 +107,8 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
     if stream:
         stdin.rename(result, stream)
         paths = ["-"]
-    rules = select.apply(result, rules, *chosen)
+    # A flag replaces the configuration's list, as ruff's --select does.
+    rules = select.apply(result, rules, chosen[0] or settings.select, chosen[1] or settings.ignore)
     from gpulint.cli.validate import check_resource_regions
 
     result.diagnostics += check_resource_regions(result.resources, settings.scan.inputs.vars)

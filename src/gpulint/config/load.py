@@ -374,9 +374,22 @@ def configure_rules(config: Config, rules: list[Any]) -> list[Any]:
                                  config.lines.get(("rules", rule_id, "options", name))))
             options[name] = value
         change["options"] = options
+    problems += _selector_problems(config, list(by_id))
     if problems:
         raise ConfigError(format_problems(display(config.path), problems))
     return [dataclasses.replace(r, **changes.get(r.id, {})) for r in rules if r.id not in disabled]
+
+
+def _selector_problems(config: Config, rule_ids: list[str]) -> list[Problem]:
+    """`select`/`ignore` entries that name no rule (a typo would report nothing, or all)."""
+    problems: list[Problem] = []
+    for key in ("select", "ignore"):
+        for i, selector in enumerate(config.data.get(key, ())):
+            if selector != "ALL" and not any(r.startswith(selector) for r in rule_ids):
+                problems.append(((key, i), f"no rule id is or starts with {selector!r}"
+                                 f"{did_you_mean(selector, rule_ids)}",
+                                 config.lines.get((key, i))))
+    return problems
 
 
 def _option_type(default: Any, value: Any) -> str:

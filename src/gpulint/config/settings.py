@@ -105,6 +105,8 @@ class Settings:
     suppressions: SuppressionSettings = field(default_factory=SuppressionSettings)
     rules: RuleSettings = field(default_factory=RuleSettings)
     fail_on: str = DEFAULT_FAIL_ON
+    select: tuple[str, ...] = ()  # `select:` rule ids or prefixes reported (all when empty)
+    ignore: tuple[str, ...] = ()  # `ignore:` rule ids or prefixes not reported
     # Also fail on tool warnings and on GPU resources not priced or evaluated (report/exit.py).
     strict: bool = False
     max_increase_usd: float | None = None  # `gpulint diff` threshold
@@ -176,6 +178,7 @@ def build(config: Config | None, flags: Flags) -> Settings:
             require_reason=d.get("suppressions", {}).get("require_reason", True)),
         rules=RuleSettings(dirs=flags.rules_dirs or tuple(file_paths("rules_dirs"))),
         fail_on=flags.fail_on or d.get("fail_on", DEFAULT_FAIL_ON),
+        select=tuple(d.get("select", ())), ignore=tuple(d.get("ignore", ())),
         strict=strict,
         max_increase_usd=flags.max_increase_usd if flags.max_increase_usd is not None
         else _float_or_none(thresholds.get("max_increase_usd")),
