@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from conftest import ROOT
 from gpulint.cli import cli
 from gpulint.config import load as config
-from gpulint.config import settings
+from gpulint.config import rule_settings, settings
 from gpulint.ruleset import load_rules
 
 DOC = os.path.join(ROOT, "docs", "configuration.md")
@@ -32,7 +32,7 @@ def test_full_examples_are_valid_and_apply(tmp_path: Path) -> None:
         loaded = config.load(str(tmp_path / name))
         built = settings.build(loaded, settings.Flags())
         assert built.source is loaded and (built.models or name == "pyproject.toml")
-        rules = {r.id: r for r in config.configure_rules(loaded, load_rules())}
+        rules = {r.id: r for r in rule_settings.configure_rules(loaded, load_rules())}
         assert "gpu-notebook-without-shutdown" not in rules
         assert rules["gpu-training-on-demand"].severity.value == "error"
         assert built.tags.required == \

@@ -41,7 +41,8 @@ def written_rules(dirs: tuple[str, ...]) -> list[Rule]:
 
 def configured_rules(settings: Settings) -> list[Rule]:
     """The rules a scan runs: the configuration file turns them on, off or tunes them."""
-    from gpulint.config.load import ConfigError, configure_rules
+    from gpulint.config.load import ConfigError
+    from gpulint.config.rule_settings import configure_rules
 
     rules = written_rules(settings.rules.dirs)
     if settings.source is None:
