@@ -1,5 +1,5 @@
-"""Files that Terraform functions read (`file`, `fileexists`, `templatefile`) and the YAML
-they decode, confined to the scanned tree.
+"""Files that Terraform functions read (`file`, `fileexists`, `templatefile`, `fileset`) and
+the YAML they decode, confined to the scanned tree.
 
 A path is resolved (symlinks included) before anything is opened; one that leads outside the
 scanned paths is unknown ("outside the scanned tree") and never read. Reading goes through the
@@ -16,6 +16,8 @@ import yaml
 
 from gpulint.load.kubernetes import MAX_NESTING_DEPTH, node_graph_problem, too_deep_line
 from gpulint.model import Diagnostic, Unknown
+from gpulint.terraform.fileset import GlobError
+from gpulint.terraform.fileset import fileset as glob
 
 try:  # libyaml when available, as for manifests
     from yaml import CSafeLoader as _SafeLoader
@@ -46,9 +48,28 @@ class FileAccess:
 
     def _inside(self, path: str) -> str | Unknown:
         real = os.path.realpath(os.path.join(self.cwd, path))
-        if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in self.roots):
+        if not self.contains(real):
             return Unknown(f"{path} is outside the scanned tree (not read)")
         return real
+
+    def contains(self, real: str) -> bool:
+        return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in self.roots)
+
+    def read_paths(self) -> set[str]:
+        """Real paths of the files read so far (shared by every root module of the scan)."""
+        return {path for path, text in self._cache.items() if isinstance(text, str)}
+
+    def fileset(self, path: str, pattern: str) -> list[str] | Unknown:
+        """fileset(): the regular files under `path` matching `pattern`, in the tree only."""
+        real = self._inside(path)
+        if isinstance(real, Unknown):
+            return real
+        if not os.path.isdir(real):
+            return []  # as Terraform: no such directory, no files
+        try:
+            return glob(real, pattern, self.contains)
+        except GlobError as e:
+            return Unknown(f"{path}, {pattern!r}: {e}")
 
     def exists(self, path: str) -> bool | Unknown:
         real = self._inside(path)

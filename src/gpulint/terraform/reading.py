@@ -1,4 +1,5 @@
-"""Terraform functions that read files: `file`, `fileexists`, `filebase64`, `templatefile`.
+"""Terraform functions that read files: `file`, `fileexists`, `filebase64`, `templatefile`,
+`fileset`.
 Each gets the evaluated arguments and the calling scope, whose `FileAccess` confines reads to
 the scanned tree; without one (a variable's default, say) nothing is read."""
 
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpulint.model import Unknown
-from gpulint.terraform import heredoc
+from gpulint.terraform import bounds, heredoc
 from gpulint.terraform.parser import parse_expression
 from gpulint.terraform.syntax import Expr, HclSyntaxError
 from gpulint.terraform.syntax import Template as TemplateExpr
@@ -39,6 +40,17 @@ def _fileexists(args: list[Any], scope: Any) -> Any:
 def _filebase64(args: list[Any], scope: Any) -> Any:
     text = _file(args, scope)
     return text if isinstance(text, Unknown) else base64.b64encode(text.encode()).decode()
+
+
+def _fileset(args: list[Any], scope: Any) -> Any:
+    """The files under a directory matching a glob, relative to it (Terraform's set of
+    strings, as a sorted list)."""
+    if len(args) != 2 or not all(isinstance(a, str) for a in args):
+        return Unknown("fileset() takes a path and a pattern")
+    got = _read("fileset", args[:1], scope, lambda files, path: files.fileset(path, args[1]))
+    if not isinstance(got, Unknown):
+        bounds.charge(len(got))
+    return got
 
 
 def _templatefile(args: list[Any], scope: Any) -> Any:
@@ -85,4 +97,5 @@ FILE_FUNCTIONS: dict[str, Callable[[list[Any], Any], Any]] = {
     "file": _file,
     "fileexists": _fileexists,
     "filebase64": _filebase64,
+    "fileset": _fileset,
 }
