@@ -40,8 +40,10 @@ def build_facts(loaded: Loaded, settings: Settings) -> Built:
     out = Built()
     _plans(loaded, settings, out)
     _terraform_helm(loaded, out)
+    modules = _terraform_modules(loaded)
+    manifests = _terraform_manifests(loaded, modules)
     _kubernetes(loaded.kubernetes, out)
-    _terraform(loaded, out)
+    _terraform(modules, manifests, loaded, out)
     out.diagnostics += link(out.resources, loaded.kubernetes, out.called_from, settings.clusters)
     configured.apply(out.resources, settings.models)
     return out
@@ -75,15 +77,33 @@ def _kubernetes(objects: list[K8sObject], out: Built) -> None:
                                                               obj.doc.get("metadata"))
 
 
-def _terraform(loaded: Loaded, out: Built) -> None:
-    from gpulint.facts.terraform import build_all
+def _terraform_modules(loaded: Loaded) -> Any:
     from gpulint.facts.terraform.community import expand_calls
 
-    if loaded.terraform is None:
+    return None if loaded.terraform is None else expand_calls(loaded.terraform)
+
+
+def _terraform_manifests(loaded: Loaded, modules: Any) -> list[K8sObject]:
+    """The objects kubernetes_* and kubectl_manifest resources create. A manifest file of the
+    tree that Terraform applies (`yaml_body = file(...)`) is not read a second time as YAML."""
+    from gpulint.facts.terraform.kubernetes_tf import applied_files, to_object
+
+    if modules is None or loaded.terraform is None:
+        return []
+    objects = [obj for obj in map(to_object, modules.resources) if obj is not None]
+    applied = applied_files(objects, loaded.kubernetes, loaded.terraform.files)
+    if applied:
+        loaded.kubernetes[:] = [o for o in loaded.kubernetes if id(o) not in applied]
+    return objects
+
+
+def _terraform(modules: Any, manifests: list[K8sObject], loaded: Loaded, out: Built) -> None:
+    from gpulint.facts.terraform import build_all
+
+    if modules is None:
         return
-    modules = expand_calls(loaded.terraform)
     out.notes, out.diagnostics = list(modules.notes), [*out.diagnostics, *modules.diagnostics]
-    _terraform_kubernetes(loaded, modules.resources, out)
+    _terraform_kubernetes(loaded, manifests, modules.resources, out)
     for inst in modules.resources:
         try:
             built = build_all(inst)
@@ -129,12 +149,11 @@ def _terraform_helm(loaded: Loaded, out: Built) -> None:
             _add(out, res, res.line)
 
 
-def _terraform_kubernetes(loaded: Loaded, instances: list[Any], out: Built) -> None:
+def _terraform_kubernetes(loaded: Loaded, objects: list[K8sObject], instances: list[Any],
+                          out: Built) -> None:
     """kubernetes_* resources become the objects they create, built and linked as YAML is."""
     from gpulint.facts.kubernetes import build_each
-    from gpulint.facts.terraform.kubernetes_tf import to_object
 
-    objects = [obj for obj in map(to_object, instances) if obj is not None]
     loaded.kubernetes.extend(objects)
     ends = {(i.path, i.view.line): getattr(i.view.block, "end_line", None) or i.view.line
             for i in instances}

@@ -1,15 +1,17 @@
 """Kubernetes workloads declared through the Terraform kubernetes provider, as the Kubernetes
 objects they create: `kubernetes_deployment`, `_stateful_set`, `_daemon_set`, `_job`,
 `_cron_job`, `_pod` (and their `_v1` forms) from their blocks, `kubernetes_manifest` from its
-`manifest` value. The Kubernetes fact builders then read them as they read YAML, at the
-Terraform line."""
+`manifest` value, `kubectl_manifest` from its `yaml_body`. The Kubernetes fact builders then
+read them as they read YAML, at the Terraform line."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from gpulint.load.kubernetes import K8sObject
 from gpulint.model import Unknown
+from gpulint.terraform.files import yaml_decode
 from gpulint.terraform.views import ResourceInstance
 
 _KINDS = {"deployment": ("apps/v1", "Deployment"), "stateful_set": ("apps/v1", "StatefulSet"),
@@ -25,8 +27,11 @@ _LISTS = {"container": "containers", "init_container": "initContainers",
           "topology_spread_constraint": "topologySpreadConstraints"}
 
 
+_MANIFEST_TYPES = ("kubernetes_manifest", "kubectl_manifest")
+
+
 def kind_of(type_: str) -> tuple[str, str] | None:
-    if type_ == "kubernetes_manifest":
+    if type_ in _MANIFEST_TYPES:
         return ("", "")
     name = type_.removeprefix("kubernetes_").removesuffix("_v1")
     return _KINDS.get(name) if type_.startswith("kubernetes_") else None
@@ -38,12 +43,40 @@ def to_object(inst: ResourceInstance) -> K8sObject | None:
     if kind is None or inst.mode != "managed":
         return None
     if kind == ("", ""):
-        doc = _plain(inst.view.get("manifest"))
+        doc = _plain(_manifest(inst))
         if not isinstance(doc, dict):
             return None
     else:
         doc = {"apiVersion": kind[0], "kind": kind[1], **_block(inst.view)}
     return K8sObject(inst.path, inst.view.line, doc, address=inst.address, type=inst.type)
+
+
+def applied_files(objects: list[K8sObject], yaml_objects: list[K8sObject],
+                  files: Any) -> set[int]:
+    """ids of the YAML objects that Terraform applies: read from a file that a Terraform
+    function read, with the kind and name of a manifest a resource creates (a directory of
+    manifests applied with `for_each = fileset(...)` is then reported once, per instance)."""
+    read = files.read_paths() if files is not None else set()
+    names = {_identity(o.doc) for o in objects if o.type in _MANIFEST_TYPES}
+    if not read or not names:
+        return set()
+    return {id(o) for o in yaml_objects
+            if o.address is None and _identity(o.doc) in names
+            and os.path.realpath(o.path) in read}
+
+
+def _identity(doc: dict[str, Any]) -> tuple[Any, Any]:
+    meta = doc.get("metadata")
+    return doc.get("kind"), meta.get("name") if isinstance(meta, dict) else None
+
+
+def _manifest(inst: ResourceInstance) -> Any:
+    """kubernetes_manifest's `manifest` value, or kubectl_manifest's `yaml_body` (one YAML
+    document, often `file()` or `templatefile()` of a file in a directory of manifests)."""
+    if inst.type == "kubernetes_manifest":
+        return inst.view.get("manifest")
+    body = inst.view.get("yaml_body")
+    return yaml_decode(body) if isinstance(body, str) else None
 
 
 def _camel(name: str) -> str:
