@@ -123,7 +123,7 @@ def _terraform_helm(loaded: Loaded, out: Built) -> None:
     values files a release reads are not read again on their own."""
     import os
 
-    from gpulint.facts.terraform import helm_releases, helm_tf
+    from gpulint.facts.terraform import helm_local, helm_releases, helm_tf
 
     if loaded.terraform is None:
         return
@@ -141,7 +141,19 @@ def _terraform_helm(loaded: Loaded, out: Built) -> None:
         loaded.diagnostics[:] = [d for d in loaded.diagnostics
                                  if not (d.path and os.path.realpath(d.path) in consumed
                                          and "from Helm values" in d.message)]
+    charts = {r.chart_dir for r in found if r.chart_dir and r.unknown is None}
+    if charts:  # rendered with their release's values below, not with their defaults
+        loaded.kubernetes[:] = [o for o in loaded.kubernetes
+                                if not any(helm_local.replaces(c, o.path) for c in charts)]
+        loaded.diagnostics[:] = [d for d in loaded.diagnostics if not (
+            any(helm_local.replaces(c, d.path) for c in charts) and d.message.startswith(
+                ("chart rendered with", "chart not rendered", "rendered chart:")))]
     for release in found:
+        if release.chart_dir and release.unknown is None:
+            objects, diags = helm_local.render(release, release.chart_dir, read)
+            loaded.kubernetes.extend(objects)
+            out.diagnostics.extend(diags)
+            continue
         objects, diags, res = helm_tf.read(release, read)
         loaded.kubernetes.extend(objects)
         out.diagnostics.extend(diags)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from gpulint.facts.terraform import helm_local
 from gpulint.facts.terraform.helm_tf import (
     ReadText,
     Release,
@@ -59,6 +60,7 @@ def from_resource(inst: Any, read: ReadText) -> Release | None:
     release = Release(name if isinstance(name, str) else inst.name,
                       namespace if isinstance(namespace, str) else None, inst.path, view.line,
                       inst.address)
+    release.chart_dir = helm_local.chart_dir(view)
     attr = block.attributes.get("values")
     if attr is not None:
         docs = documents(attr.expr, view.scope, inst.path, attr.line, _lines(inst.path, read))

@@ -65,6 +65,7 @@ class Release:
     sets: list[tuple[str, Any, int]] = field(default_factory=list)  # (name, value, line)
     unknown: str | None = None  # why the values could not be evaluated
     mentions_gpu: bool = False
+    chart_dir: str | None = None  # a local chart in the scanned tree
 
 
 def _text(expr: Any) -> str:
