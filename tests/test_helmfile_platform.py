@@ -1,7 +1,8 @@
 """A platform repository deployed with helmfile: helmfile.d/ files sharing their environments
-through `bases:`, a nested team helmfile given values by its parent, releases installed per
-environment (`installed:` templated on the environment, `condition:`), read once per
-environment (`…@dev`, `…@prod`). Prices recomputed from the catalog."""
+through `bases:`, a nested team helmfile given values and selectors by its parent (its releases
+built from a release template), releases installed per environment (`installed:` templated on
+the environment, `condition:`), read once per environment (`…@dev`, `…@prod`). Prices
+recomputed from the catalog."""
 
 from __future__ import annotations
 
@@ -53,7 +54,8 @@ def test_every_environment_is_a_copy_of_the_platform() -> None:
     dev_worker = res["HelmValues/finetune/worker@dev"]
     prod_worker = res["HelmValues/finetune/worker@prod"]
     assert dev_worker.facts["k8s.namespace"] == prod_worker.facts["k8s.namespace"] == "research"
-    assert dev_worker.path.endswith(str(Path("teams") / "research" / "helmfile.yaml"))
+    # Its chart and values come from a release template (`inherit:`, `{{ .Release.Name }}`).
+    assert dev_worker.path.endswith(str(Path("research") / "values" / "finetune.yaml.gotmpl"))
     assert (dev_worker.facts["replicas.desired"], prod_worker.facts["replicas.desired"]) == (1, 2)
     assert prod_worker.facts["cost.monthly"] == pytest.approx(
         _on_demand("g6.xlarge") * HOURS * 2, abs=0.01)
@@ -73,6 +75,8 @@ def test_releases_not_installed_and_remote_helmfiles_are_notes() -> None:
         in notes
     assert "nested helmfile git::https://github.com/example-org/platform-helmfiles.git@gpu-" \
         "operator/helmfile.yaml?ref=v2.1.0 is remote, not read" in notes
+    # The platform deploys the research team's training releases only (selectors).
+    assert "environment prod: release sandbox: not selected by tier=training, not read" in notes
     assert notes.count("read for environments dev, prod: one copy of each release per "
                        "environment, addressed @<environment>") == 3  # the helmfile.d files
 
@@ -207,3 +211,42 @@ def test_a_local_chart_that_cannot_render_is_read_per_environment(
     assert res["HelmValues/chat@prod"].facts["replicas.desired"] == 3
     assert res["HelmValues/chat@dev"].facts["cost.monthly"] == pytest.approx(
         _on_demand("g5.xlarge") * HOURS, abs=0.01)
+
+
+TEMPLATES = """\
+templates:
+  nim: &nim
+    namespace: inference
+    chart: nim/nim-llm
+    values:
+      - resources:
+          limits:
+            nvidia.com/gpu: 1
+        nodeSelector:
+          node.kubernetes.io/instance-type: g6.xlarge
+releases:
+  - name: embedder
+    <<: *nim
+  - name: reranker
+    inherit:
+      - template: nim
+        except: [namespace]
+  - name: guard
+    inherit:
+      - template: nemo
+"""
+
+
+def test_release_templates_anchors_and_unknown_templates(tmp_path: Path) -> None:
+    (tmp_path / "helmfile.yaml").write_text(TEMPLATES)
+    result = scan.run([str(tmp_path)], [])
+    res = {r.address: r for r in result.resources}
+    assert sorted(res) == ["HelmValues/embedder", "HelmValues/reranker"]
+    assert res["HelmValues/embedder"].facts["k8s.namespace"] == "inference"
+    assert res["HelmValues/reranker"].facts["k8s.namespace"] is None  # `except: [namespace]`
+    assert res["HelmValues/reranker"].line == 14  # the release: its values are the template's
+    assert res["HelmValues/reranker"].facts["cost.monthly"] == pytest.approx(
+        _on_demand("g6.xlarge") * HOURS, abs=0.01)
+    notes = _notes(result)
+    assert "release guard: template nemo is not declared, not inherited" in notes
+    assert "release guard: no chart, not read" in notes

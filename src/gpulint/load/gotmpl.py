@@ -24,6 +24,7 @@ MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()  # a 
 _TOKEN = re.compile(r'\s*(?:("(?:[^"\\]|\\.)*")|(`[^`]*`)|(\()|(\))|(\|)|([^\s()|]+))')
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 _BLOCKS = ("range", "with", "define", "block")
+_INSIDE = re.compile(r"`[^`]*`|\}\}")  # raw strings skipped on the way to the `}}`
 MAX_EXPRESSION = 2_000  # characters of one action evaluated; longer ones are not
 MAX_NESTING = 32  # parentheses in one action
 
@@ -45,11 +46,13 @@ def _active(stack: list[_Frame]) -> bool:
     return stack[-1].active if stack else True
 
 
-def render(text: str, values: dict[str, Any], env: str = "default") -> tuple[str, int]:
-    """The text with its actions evaluated for environment `env` whose values are `values`;
-    also how many actions were not evaluated."""
+def render(text: str, values: dict[str, Any], env: str = "default",
+           extra: dict[str, Any] | None = None) -> tuple[str, int]:
+    """The text with its actions evaluated for environment `env` whose values are `values`
+    (and `extra` objects, such as a release template's `.Release`); also how many actions
+    were not evaluated."""
     scope = {"Values": values, "StateValues": values,
-             "Environment": {"Name": env, "Values": values}}
+             "Environment": {"Name": env, "Values": values}, **(extra or {})}
     out: list[str] = []
     stack: list[_Frame] = []
     left, pos = 0, 0
@@ -70,7 +73,7 @@ def _actions(text: str) -> Iterator[tuple[int, int, str | None]]:
     """(start, end, body) of each action, its body None for a comment; found with str.find so
     that a file of unclosed `{{` costs one pass."""
     pos = 0
-    while (start := text.find("{{", pos)) >= 0 and (end := text.find("}}", start + 2)) >= 0:
+    while (start := text.find("{{", pos)) >= 0 and (end := _close(text, start + 2)) >= 0:
         body = text[start + 2:end]
         body = body[1:] if body.startswith("-") else body
         body = body[:-1] if body.endswith("-") else body
@@ -78,6 +81,16 @@ def _actions(text: str) -> Iterator[tuple[int, int, str | None]]:
         yield start, end + 2, None if stripped.startswith("/*") and stripped.endswith("*/") \
             else body
         pos = end + 2
+
+
+def _close(text: str, pos: int) -> int:
+    """Where the action opened before `pos` closes: the next `}}` outside raw strings
+    (`{{`{{ .Release.Name }}`}}` writes a release template's own action); -1 if none."""
+    while (m := _INSIDE.search(text, pos)) is not None:
+        if m.group(0) == "}}":
+            return m.start()
+        pos = m.end()
+    return -1
 
 
 def _action(body: str | None, stack: list[_Frame], scope: dict[str, Any],

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint.load import containment, gotmpl, values_tree
+from gpulint.load import containment, gotmpl, helmfile_release, values_tree
 from gpulint.load.values_tree import Path
 from gpulint.model import Diagnostic
 
@@ -41,6 +41,7 @@ class Release:
     templates: list[str] = field(default_factory=list)  # .gotmpl values files read as inline
     path: str = ""  # the helmfile (or base) that declares it
     line: int = 1
+    labels: dict[str, str] = field(default_factory=dict)  # with name, namespace and chart
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Nested:
     values: list[Any]  # files (relative to `source`) and inline maps
     source: str
     line: int
+    selectors: list[str] | None = None  # label selectors; None: inherited
 
 
 @dataclass
@@ -170,27 +172,53 @@ def read(path: str, scan: Scan, env: str = "default",
     state.environments = list(declared)
     values = merged_values(declared.get(env, []), env, scan, state, os.path.dirname(path))
     values = values_tree.merge_into(values, passed or {})
+    parsed: list[tuple[str, Any, dict[Path, int]]] = []
     for file, text in parts:
         body, left = render(text, values, env)
         state.left += left
         docs, problems = values_tree.parse(file, body)
         state.diagnostics.extend(problems)
-        for doc, lines in docs:
-            if isinstance(doc, dict):
-                _document(file, doc, lines, values, env, scan, state, os.path.dirname(path))
+        parsed += [(file, doc, lines) for doc, lines in docs if isinstance(doc, dict)]
+    known = helmfile_release.templates([doc for _, doc, _ in parsed])
+    for file, doc, lines in parsed:
+        _document(file, doc, lines, _Context(values, env, scan, state, os.path.dirname(path),
+                                             known))
     return state
 
 
-def _document(file: str, doc: dict[str, Any], lines: dict[Path, int], values: dict[str, Any],
-              env: str, scan: Scan, state: State, home: str) -> None:
-    """One document of the helmfile (or of a base: its paths may be relative to `home`, the
-    helmfile's directory)."""
+@dataclass
+class _Context:
+    """What reading one document of a helmfile for one environment needs."""
+
+    values: dict[str, Any]
+    env: str
+    scan: Scan
+    state: State
+    home: str  # the helmfile's directory (paths in a base may be relative to it)
+    templates: dict[str, dict[str, Any]]
+
+
+def _document(file: str, doc: dict[str, Any], lines: dict[Path, int], ctx: _Context) -> None:
+    """One document of the helmfile or of one of its bases."""
+    state = ctx.state
     releases = doc.get("releases")
     for i, rel in enumerate(releases if isinstance(releases, list) else []):
-        if not isinstance(rel, dict) or not rel.get("chart"):
+        if not isinstance(rel, dict):
             continue
-        release = _release(file, i, rel, lines, values, env, scan, state, home)
-        if _installed(release, rel, values, env, state):
+        rel, missing = helmfile_release.inherit(rel, ctx.templates)
+        rel, left = helmfile_release.evaluate(rel, ctx.values, ctx.env)
+        state.left += left
+        where = lines.get(("releases", i), 1)
+        if missing:
+            state.diagnostics.append(Diagnostic(file, where, f"release {rel.get('name')}: "
+                                                f"template {', '.join(missing)} is not "
+                                                "declared, not inherited", "info"))
+        if not rel.get("chart"):
+            state.diagnostics.append(Diagnostic(file, where, f"release {rel.get('name')}: no "
+                                                "chart, not read", "info"))
+            continue
+        release = _release(file, i, rel, lines, ctx)
+        if _installed(release, rel, ctx.values, ctx.env, state):
             state.releases.append(release)
     nested = doc.get("helmfiles")
     for i, entry in enumerate(nested if isinstance(nested, list) else []):
@@ -199,8 +227,10 @@ def _document(file: str, doc: dict[str, Any], lines: dict[Path, int], values: di
             state.nested.append(Nested(entry, [], file, where))
         elif isinstance(entry, dict) and isinstance(entry.get("path"), str):
             given = entry.get("values")
+            chosen = entry.get("selectors")
             state.nested.append(Nested(entry["path"], given if isinstance(given, list) else [],
-                                       file, where))
+                                       file, where, [str(c) for c in chosen]
+                                       if isinstance(chosen, list) else None))
 
 
 def _installed(release: Release, rel: dict[str, Any], values: dict[str, Any], env: str,
@@ -247,7 +277,8 @@ def _shown(value: Any) -> str:
 
 
 def _release(path: str, i: int, rel: dict[str, Any], lines: dict[Path, int],
-             env: dict[str, Any], name: str, scan: Scan, state: State, home: str) -> Release:
+             ctx: _Context) -> Release:
+    env, name, scan, state, home = ctx.values, ctx.env, ctx.scan, ctx.state, ctx.home
     base = os.path.dirname(path)
     chart = str(rel["chart"])
     local = next((d for d in (os.path.abspath(os.path.join(b, chart)) for b in (base, home))
@@ -256,12 +287,16 @@ def _release(path: str, i: int, rel: dict[str, Any], lines: dict[Path, int],
                       str(rel["namespace"]) if rel.get("namespace") else None, chart,
                       local, path=path,
                       line=lines.get(("releases", i), 1))
+    given_labels = rel.get("labels")
+    release.labels = {**{str(k): str(v) for k, v in (given_labels.items() if isinstance(
+        given_labels, dict) else ())}, "name": release.name, "chart": chart,
+        "namespace": release.namespace or ""}
     given = rel.get("values")
     for j, entry in enumerate(given if isinstance(given, list) else []):
         prefix = ("releases", i, "values", j)
         if isinstance(entry, dict):
             own = {p[len(prefix):]: line for p, line in lines.items()
-                   if p[:len(prefix)] == prefix}
+                   if p[:len(prefix)] == prefix} or {(): release.line}  # from a template
             release.inline.append((entry, own, path))
             continue
         if not isinstance(entry, str):

@@ -123,15 +123,39 @@ def _actions(n: int) -> str:
     return f"{n} template action{'s' if n != 1 else ''}"
 
 
+def selected(labels: dict[str, str], selectors: list[str] | None) -> bool:
+    """helmfile's label selectors: `k=v,k2!=v2` (all must hold) in any one of the strings."""
+    return not selectors or any(all(_holds(term.strip(), labels) for term in s.split(",")
+                                    if term.strip()) for s in selectors)
+
+
+def _holds(term: str, labels: dict[str, str]) -> bool:
+    if "!=" in term:
+        key, _, value = term.partition("!=")
+        return labels.get(key.strip()) != value.strip()
+    key, _, value = term.partition("=")
+    return labels.get(key.strip()) == value.strip()
+
+
 def _take(path: str, state: helmfile.State, env: str, variant: str | None, scan: Scan,
-          out: Result, stack: tuple[str, ...]) -> None:
-    """One helmfile's releases for one environment, then its nested helmfiles."""
+          out: Result, stack: tuple[str, ...], selectors: list[str] | None = None) -> None:
+    """One helmfile's releases for one environment (those its parent selects), then its
+    nested helmfiles."""
     prefix = f"environment {env}: " if variant else ""
     out.diagnostics += [Diagnostic(d.path, d.line, d.message if not prefix or
                                    f"environment {env}" in d.message else prefix + d.message,
                                    d.severity) for d in state.diagnostics]
     out.consumed |= state.consumed
-    out.releases += [Deployed(r, variant) for r in state.releases]
+    for release in state.releases:
+        if selected(release.labels, selectors):
+            out.releases.append(Deployed(release, variant))
+        else:  # its files are the release's all the same: not read on their own
+            out.consumed |= {os.path.abspath(f) for f in release.values_files
+                             + release.templates}
+            out.diagnostics.append(Diagnostic(release.path, release.line, f"{prefix}release "
+                                              f"{release.name}: not selected by "
+                                              f"{' or '.join(selectors or ())}, not read",
+                                              "info"))
     for nested in state.nested:
         base = os.path.dirname(nested.source)
         children = [] if helmfile.remote(nested.path) else helmfile.resolve(nested.path, base,
@@ -146,12 +170,14 @@ def _take(path: str, state: helmfile.State, env: str, variant: str | None, scan:
                                         holder)
         out.diagnostics += holder.diagnostics
         out.consumed |= holder.consumed
+        chosen = nested.selectors if nested.selectors is not None else selectors
         for child in children:
-            _child(child, nested, env, variant, passed, scan, out, stack)
+            _child(child, nested, env, variant, passed, scan, out, stack, chosen)
 
 
 def _child(child: str, nested: helmfile.Nested, env: str, variant: str | None,
-           passed: dict[str, Any], scan: Scan, out: Result, stack: tuple[str, ...]) -> None:
+           passed: dict[str, Any], scan: Scan, out: Result, stack: tuple[str, ...],
+           selectors: list[str] | None) -> None:
     if os.path.abspath(child) in stack or len(stack) > MAX_DEPTH:
         out.diagnostics.append(Diagnostic(nested.source, nested.line, f"nested helmfile "
                                           f"{nested.path} includes itself, not read again",
@@ -164,4 +190,4 @@ def _child(child: str, nested: helmfile.Nested, env: str, variant: str | None,
                                           f"{nested.path} does not declare environment {env}: "
                                           "not deployed with it", "info"))
         return
-    _take(child, state, env, variant, scan, out, (*stack, os.path.abspath(child)))
+    _take(child, state, env, variant, scan, out, (*stack, os.path.abspath(child)), selectors)
