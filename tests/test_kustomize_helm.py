@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from gpulint import pipeline as scan
 from gpulint.load import kustomize_charts
@@ -180,3 +181,29 @@ def test_a_kustomization_whose_charts_ask_for_no_gpu_is_left_alone(tmp_path: Pat
     _kustomization(tmp_path, "  - name: embedder\n    valuesInline:\n      replicaCount: 3\n")
     result = scan.run([str(tmp_path)], [])
     assert result.resources == [] and result.diagnostics == []
+
+
+def test_the_helm_binary_gets_the_entry_values_as_one_document(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Helm reads only the first document of a values file: the entry's values file and inline
+    values reach the binary merged into one."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    helm_bin = bindir / "helm"
+    cat = shutil.which("cat")
+    # Keep the last --values file, print nothing (a chart with no objects).
+    helm_bin.write_text(f'#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --values ] && '
+                        f'{cat} "$2" > "{bindir}/values.yaml"; shift; done\n')
+    helm_bin.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bindir))  # no kustomize: the chart is rendered on its own
+    repo = tmp_path / "repo"
+    _chart(repo / "charts" / "embedder", _DEPLOYMENT)
+    (repo / "prod.yaml").write_text("replicaCount: 2\nresources:\n  limits:\n"
+                                    "    nvidia.com/gpu: 1\n")
+    _kustomization(repo, "  - name: embedder\n    valuesFile: prod.yaml\n"
+                   "    valuesInline:\n      replicaCount: 3\n")
+    scan.run([str(repo)], [])
+    given = (bindir / "values.yaml").read_text()
+    assert "---" not in given
+    assert yaml.safe_load(given) == {"replicaCount": 3, "resources": {"limits": {
+        "nvidia.com/gpu": 1}}}

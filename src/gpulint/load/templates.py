@@ -92,8 +92,10 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
     temp = None
     if inline and shutil.which("helm"):  # the binary takes inline values as a file
         temp = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
-        for tree, _, _ in inline:
-            temp.write(yaml.safe_dump(tree) + "---\n")
+        merged: dict[str, Any] = {}
+        for tree, _, _ in inline:  # one document: helm reads only the first of a values file
+            merged = values_tree.merge_into(merged, tree)
+        temp.write(yaml.safe_dump(merged))
         temp.close()
         files.append(temp.name)
     try:
