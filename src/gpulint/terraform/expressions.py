@@ -12,6 +12,7 @@ from typing import Any
 
 from gpulint.model import Unknown
 from gpulint.terraform import bounds
+from gpulint.terraform.access import get_attr, index, type_name
 from gpulint.terraform.functions import FUNCTIONS
 from gpulint.terraform.reading import FILE_FUNCTIONS
 from gpulint.terraform.reading import Template as ReadTemplate
@@ -32,7 +33,7 @@ from gpulint.terraform.syntax import (
     Unsupported,
     Var,
 )
-from gpulint.terraform.text_functions import FunctionError
+from gpulint.terraform.text_functions import FunctionError, to_str
 
 Resolver = Callable[[str], Any]  # root name -> value (may be Unknown)
 
@@ -94,7 +95,11 @@ def _eval(expr: Expr, scope: Scope) -> Any:
         out = []
         size = 0
         for part in expr.parts:
-            v = part if isinstance(part, str) else _eval(part, scope)
+            loop = _joined_loop(part)
+            if loop is not None:  # a %{ for } directive: the text checked as it grows
+                v = _for(loop, scope, MAX_STRING - size)
+            else:
+                v = part if isinstance(part, str) else _eval(part, scope)
             if isinstance(v, Unknown):
                 return v
             out.append(_to_string(v))
@@ -145,45 +150,13 @@ def _eval(expr: Expr, scope: Scope) -> Any:
     return Unknown("unsupported expression")
 
 
-def type_name(value: Any) -> str:
-    """A value's kind as Terraform names it, for messages (never a Python type name)."""
-    if value is None:
-        return "a null value"
-    if isinstance(value, bool):
-        return "a bool"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    return "an object" if isinstance(value, dict) else "a value of unknown type"
-
-
-def get_attr(value: Any, name: str, expr: Any = None) -> Any:
-    if isinstance(value, Unknown):
-        return value
-    if isinstance(value, dict):
-        if name in value:
-            return value[name]
-        return Unknown(f"attribute '{name}' not found")
-    return Unknown(f"cannot read attribute '{name}' of {type_name(value)}")
-
-
-def index(value: Any, key: Any) -> Any:
-    if isinstance(value, Unknown):
-        return value
-    if isinstance(key, Unknown):
-        return key
-    if isinstance(value, dict):
-        k = _to_string(key)
-        return value[k] if k in value else Unknown(f"key {k!r} not found")
-    if isinstance(value, list):
-        try:
-            return value[int(key)]
-        except (ValueError, TypeError, IndexError):
-            return Unknown(f"index {key!r} out of range")
-    return Unknown(f"cannot index {type_name(value)}")
+def _joined_loop(part: Any) -> ForExpr | None:
+    """The loop of `join("", [for …])`, the form of a `%{ for }` directive, else None."""
+    if isinstance(part, Call) and part.name == "join" and len(part.args) == 2 \
+            and part.args[0] == Literal("") and isinstance(part.args[1], ForExpr) \
+            and part.args[1].key is None and not part.expand_last:
+        return part.args[1]
+    return None
 
 
 def _splat(expr: Splat, scope: Scope) -> Any:
@@ -275,17 +248,19 @@ MAX_STRING = bounds.MAX_STRING
 _for_work = {"depth": 0, "iterations": 0}
 
 
-def _for(expr: ForExpr, scope: Scope) -> Any:
+def _for(expr: ForExpr, scope: Scope, room: int | None = None) -> Any:
+    """A for expression; with `room`, the text of `join("", [for …])` in a template (a
+    `%{ for }` directive), at most `room` characters."""
     if _for_work["depth"] == 0:
         _for_work["iterations"] = 0
     _for_work["depth"] += 1
     try:
-        return _for_body(expr, scope)
+        return _for_body(expr, scope, room)
     finally:
         _for_work["depth"] -= 1
 
 
-def _for_body(expr: ForExpr, scope: Scope) -> Any:
+def _for_body(expr: ForExpr, scope: Scope, room: int | None) -> Any:
     coll = _eval(expr.collection, scope)
     if isinstance(coll, Unknown):
         return coll
@@ -297,6 +272,7 @@ def _for_body(expr: ForExpr, scope: Scope) -> Any:
         return Unknown("for expression over a value that is not a collection")
     tuple_out: list[Any] = []
     obj_out: dict[str, Any] = {}
+    size = 0
     for k, v in pairs:
         bounds.charge(1)
         _for_work["iterations"] += 1
@@ -314,6 +290,17 @@ def _for_body(expr: ForExpr, scope: Scope) -> Any:
             if not _truthy(c):
                 continue
         value = _eval(expr.value, inner)
+        if room is not None:  # text, checked as it grows: nested loops cannot fill memory
+            if isinstance(value, Unknown):
+                return value
+            try:
+                tuple_out.append(to_str(value))
+            except FunctionError as e:
+                return Unknown(f"join(): {e}")
+            size += len(tuple_out[-1])
+            if size > room:
+                return Unknown(f"string longer than {MAX_STRING:,} characters")
+            continue
         if expr.key is None:
             tuple_out.append(value)
             continue
@@ -325,6 +312,8 @@ def _for_body(expr: ForExpr, scope: Scope) -> Any:
             obj_out.setdefault(key, []).append(value)
         else:
             obj_out[key] = value
+    if room is not None:
+        return "".join(tuple_out)
     return tuple_out if expr.key is None else obj_out
 
 

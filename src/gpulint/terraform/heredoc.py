@@ -1,5 +1,5 @@
-"""Heredoc bodies as templates: literal text and `${…}` interpolations, each interpolation
-parsed as an expression on its own.
+"""Heredoc bodies and template files as templates: literal text, `${…}` interpolations and
+`%{…}` directives, each expression parsed on its own.
 
 A heredoc is literal text (no backslash escapes), so an interpolation in it may hold quoted
 strings with escaped quotes and templates of their own: `${join(",", [for s in l : "\"${s}\""])}`.
@@ -8,6 +8,9 @@ expression as written, and a syntax error in one points at its line in the file.
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
 
 DIRECTIVE = "%{"
 MAX_NESTING = 64  # strings in interpolations in strings…: deeper is refused, not recursed into
@@ -55,28 +58,78 @@ def interpolation_end(text: str, i: int, nesting: int = 0) -> int:
     return -1
 
 
-def split(text: str) -> list[str | tuple[str, int]] | str:
-    """Literal strings and (expression text, line offset in `text`) in order; a string when
-    the body cannot be split (a template directive, an unclosed interpolation): the reason."""
-    parts: list[str | tuple[str, int]] = []
+@dataclass(frozen=True)
+class Piece:
+    """An interpolation or a directive, its expression not parsed yet."""
+
+    kind: str  # interp, if, else, endif, for, endfor
+    source: str  # the expression's text: the interpolation, the condition, the collection
+    line: int  # line offset in the text
+    strip_left: bool = False
+    strip_right: bool = False
+    names: tuple[str, ...] = ()  # a for directive's names
+
+
+_DIRECTIVE = re.compile(r"(if|else|endif|for|endfor)(?![\w-])\s*(.*)", re.DOTALL)
+_FOR = re.compile(r"([A-Za-z_][\w-]*)\s*(?:,\s*([A-Za-z_][\w-]*)\s*)?\bin\b\s*(.*)", re.DOTALL)
+
+
+def _marked(inner: str) -> tuple[str, bool, bool]:
+    """The text of `${…}`/`%{…}` without its `~` strip markers, and which ends had one."""
+    body = inner.strip()
+    left, right = body.startswith("~"), body.endswith("~") and len(body) > 1
+    body = body[1:] if left else body
+    body = body[:-1] if right else body
+    return body.strip(), left, right
+
+
+def directive(inner: str, line: int) -> Piece | str:
+    """The directive written inside `%{…}`, or why it is not one."""
+    body, left, right = _marked(inner)
+    m = _DIRECTIVE.fullmatch(body)
+    if not m:
+        return f"unknown template directive %{{{inner}}}"
+    kind, rest = m.group(1), m.group(2).strip()
+    if kind in ("else", "endif", "endfor"):
+        return Piece(kind, "", line, left, right) if not rest else \
+            f"unexpected text after %{{ {kind} }}"
+    if kind == "if":
+        return Piece(kind, rest, line, left, right) if rest else "%{ if } without a condition"
+    f = _FOR.fullmatch(rest)
+    if not f or not f.group(3).strip():
+        return "a %{ for } directive reads `for NAME in COLLECTION` or `for KEY, VALUE in MAP`"
+    names = (f.group(1), f.group(2)) if f.group(2) else (f.group(1),)
+    return Piece(kind, f.group(3).strip(), line, left, right, names)
+
+
+def split(text: str) -> list[str | Piece] | tuple[str, int]:
+    """Literal strings, interpolations and directives in order; when the body cannot be split
+    (an unclosed interpolation, a directive that is not one), the reason and its line."""
+    parts: list[str | Piece] = []
     literal: list[str] = []
     i = 0
     while i < len(text):
         if text.startswith("$${", i) or text.startswith("%%{", i):
             literal.append(text[i + 1:i + 3])
             i += 3
-        elif text.startswith("${", i):
+        elif text.startswith("${", i) or text.startswith(DIRECTIVE, i):
+            line = text.count("\n", 0, i)
             end = interpolation_end(text, i + 2)
             if end < 0:
-                return "an interpolation without its closing brace (or nested too deeply)"
+                return ("an interpolation or directive without its closing brace (or nested "
+                        "too deeply)"), line
             if literal:
                 parts.append("".join(literal))
                 literal = []
-            expr = text[i + 2:end].strip()
-            parts.append((expr.strip("~").strip(), text.count("\n", 0, i)))
+            if text[i] == "$":
+                body, left, right = _marked(text[i + 2:end])
+                parts.append(Piece("interp", body, line, left, right))
+            else:
+                piece = directive(text[i + 2:end], line)
+                if isinstance(piece, str):
+                    return piece, line
+                parts.append(piece)
             i = end + 1
-        elif text.startswith(DIRECTIVE, i):
-            return "template directive (%{ … })"
         else:
             literal.append(text[i])
             i += 1

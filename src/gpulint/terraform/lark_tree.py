@@ -11,7 +11,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
-from gpulint.terraform import heredoc
+from gpulint.terraform import heredoc, template
 from gpulint.terraform.syntax import (
     Attribute,
     BinOp,
@@ -26,12 +26,12 @@ from gpulint.terraform.syntax import (
     Literal,
     ObjectExpr,
     Splat,
-    Template,
     TupleExpr,
     UnaryOp,
     Unsupported,
     Var,
 )
+from gpulint.terraform.template import Mark
 
 if TYPE_CHECKING:
     from lark import Token, Tree
@@ -159,7 +159,7 @@ def _fill_body(block: Block, tree: Tree[Any]) -> None:
 
 
 def _string(tree: Tree[Any]) -> Expr:
-    parts: list[str | Expr] = []
+    parts: list[str | Mark] = []
     for part in tree.children:
         if isinstance(part, Token):
             continue  # quotes
@@ -167,39 +167,39 @@ def _string(tree: Tree[Any]) -> Expr:
         if isinstance(inner, Token):
             if inner.type == "STRING_CHARS":
                 parts.append(_unescape(str(inner)))
-            elif inner.type == "ESCAPED_INTERPOLATION":
-                parts.append(str(inner)[1:])
-            elif inner.type == "ESCAPED_DIRECTIVE":
+            elif inner.type in ("ESCAPED_INTERPOLATION", "ESCAPED_DIRECTIVE"):
                 parts.append(str(inner)[1:])
             else:
                 parts.append(str(inner))
         elif inner.data == "interpolation":
-            parts.append(expression(_significant(inner.children)[1]))
+            parts.append(Mark("interp", expression(_significant(inner.children)[1])))
         else:
-            return Unsupported("template directive (%{ … })")
-    return _template(parts)
+            parts.append(_directive(inner))
+    try:
+        return template.build(parts)
+    except HclSyntaxError as e:
+        return Unsupported(f"template with {e}" + (f" (line {e.line})" if e.line else ""))
 
 
-def _template(parts: list[str | Expr]) -> Expr:
-    # Adjacent strings joined once per run: appending to the last one each time copied it
-    # again for every part (quadratic: 5 s for a 650 KB string of escapes).
-    merged: list[str | Expr] = []
-    run: list[str] = []
-    for p in parts:
-        if isinstance(p, str):
-            run.append(p)
-            continue
-        if run:
-            merged.append("".join(run))
-            run = []
-        merged.append(p)
-    if run:
-        merged.append("".join(run))
-    if not merged:
-        return Literal("")
-    if len(merged) == 1:
-        return Literal(merged[0]) if isinstance(merged[0], str) else merged[0]
-    return Template(tuple(merged))
+_DIRECTIVES = {"template_if_start": "if", "template_else": "else", "template_endif": "endif",
+               "template_for_start": "for", "template_endfor": "endfor"}
+
+
+def _directive(tree: Tree[Any]) -> Mark:
+    """`%{ if c }`, `%{ for k, v in m ~}`… of a quoted string, as a template mark."""
+    kids = [c for c in tree.children
+            if not (isinstance(c, Tree) and c.data == "new_line_or_comment")]
+    left = len(kids) > 2 and isinstance(kids[1], Token) and kids[1].type == "STRIP_MARKER"
+    right = len(kids) > 2 and isinstance(kids[-2], Token) and kids[-2].type == "STRIP_MARKER"
+    kind = _DIRECTIVES[tree.data]
+    if kind not in ("if", "for"):
+        return Mark(kind, None, _line(tree), left, right)
+    keyword = "IN" if kind == "for" else "IF"
+    at = next(i for i, c in enumerate(kids) if isinstance(c, Token) and c.type == keyword)
+    names = tuple(str(c.children[0]) for c in kids[:at]
+                  if isinstance(c, Tree) and c.data == "identifier")
+    expr = next(c for c in kids[at + 1:] if isinstance(c, Tree))
+    return Mark(kind, expression(expr), _line(tree), left, right, names)
 
 
 def _heredoc_body(token: str) -> str:
@@ -226,27 +226,35 @@ def _heredoc(token: Any, trim: bool) -> Expr:
         cut = min(indents) if indents else 0
         text = "\n".join(ln[cut:] for ln in lines)
     text = text + "\n" if text else text
-    if "${" not in text:
+    if "${" not in text and "%{" not in text:
         return Literal(text)
-    # Each interpolation is parsed as written (a heredoc has no escapes to undo), and a syntax
-    # error in one is reported at its own line of the file.
+    # Each interpolation and directive is parsed as written (a heredoc has no escapes to
+    # undo), and a syntax error in one is reported at its own line of the file.
     parts = heredoc.split(text)
     first_line = (getattr(token, "line", 0) or 0) + 1
-    if isinstance(parts, str):
-        if parts.startswith("template directive"):
-            return Unsupported(parts)
-        raise HclSyntaxError(parts, first_line)
-    out: list[str | Expr] = []
+    if isinstance(parts, tuple):
+        if parts[0].startswith("an interpolation"):
+            raise HclSyntaxError(parts[0], first_line + parts[1])
+        return Unsupported(f"template with {parts[0]} (line {first_line + parts[1]})")
+    out: list[str | Mark] = []
     for part in parts:
         if isinstance(part, str):
             out.append(part)
             continue
-        source, offset = part
-        try:
-            out.append(body(parse_tree(f"x = {source}\n")).attributes["x"].expr)
-        except HclSyntaxError as e:
-            raise HclSyntaxError(f"in a heredoc interpolation: {e}", first_line + offset) from None
-    return _template(out)
+        expr = None
+        if part.source:
+            try:
+                expr = body(parse_tree(f"x = {part.source}\n")).attributes["x"].expr
+            except HclSyntaxError as e:
+                what = "interpolation" if part.kind == "interp" else "directive"
+                raise HclSyntaxError(f"in a heredoc {what}: {e}",
+                                     first_line + part.line) from None
+        out.append(Mark(part.kind, expr, first_line + part.line, part.strip_left,
+                        part.strip_right, part.names))
+    try:
+        return template.build(out)
+    except HclSyntaxError as e:
+        return Unsupported(f"template with {e} (line {e.line})")
 
 
 def _int(text: str) -> int | float:

@@ -44,7 +44,7 @@ def parse_expression(text: str) -> Expr:
 
 def _json_expr(value: Any) -> Expr:
     if isinstance(value, str):
-        if "${" in value:
+        if "${" in value or "%{" in value:
             try:
                 return parse_expression(json.dumps(value))
             except HclSyntaxError:

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpulint.model import Unknown
-from gpulint.terraform import bounds, heredoc
+from gpulint.terraform import bounds, heredoc, template
 from gpulint.terraform.parser import parse_expression
 from gpulint.terraform.syntax import Expr, HclSyntaxError
-from gpulint.terraform.syntax import Template as TemplateExpr
+from gpulint.terraform.template import Mark
 
 
 def _read(fn: str, args: list[Any], scope: Any, how: Callable[[Any, str], Any]) -> Any:
@@ -55,7 +55,7 @@ def _fileset(args: list[Any], scope: Any) -> Any:
 
 def _templatefile(args: list[Any], scope: Any) -> Any:
     """The file rendered with the given variables only (as Terraform does: a template sees no
-    var, local or resource); `%{ }` directives are not evaluated."""
+    var, local or resource), `%{ if }` and `%{ for }` directives included."""
     if len(args) != 2:
         return Unknown("templatefile() takes a path and a map of variables")
     names = args[1]
@@ -78,18 +78,23 @@ class Template:
 
 def _render(text: str, names: dict[str, Any], path: str) -> Template | Unknown:
     parts = heredoc.split(text)
-    if isinstance(parts, str):
-        return Unknown(f"templatefile() {path}: {parts} is not evaluated")
-    exprs: list[str | Expr] = []
+    if isinstance(parts, tuple):
+        return Unknown(f"templatefile() {path} line {parts[1] + 1}: {parts[0]}")
+    tokens: list[str | Mark] = []
     for part in parts:
         if isinstance(part, str):
-            exprs.append(part)
+            tokens.append(part)
             continue
         try:
-            exprs.append(parse_expression(part[0]))
+            expr = parse_expression(part.source) if part.source else None
         except HclSyntaxError as e:
-            return Unknown(f"templatefile() {path} line {part[1] + 1}: {e}")
-    return Template(TemplateExpr(tuple(exprs)), dict(names))
+            return Unknown(f"templatefile() {path} line {part.line + 1}: {e}")
+        tokens.append(Mark(part.kind, expr, part.line + 1, part.strip_left, part.strip_right,
+                           part.names))
+    try:
+        return Template(template.build(tokens), dict(names))
+    except HclSyntaxError as e:
+        return Unknown(f"templatefile() {path} line {e.line}: {e}")
 
 
 FILE_FUNCTIONS: dict[str, Callable[[list[Any], Any], Any]] = {

@@ -33,8 +33,9 @@ resource "aws_eks_node_group" "pools" {
   }
 }
 
-# A template with a %{ for } directive is not rendered: could not evaluate, with the reason.
-# expect: why:instance.type="template directive"
+# A template with a %{ for } directive and `~` strip markers: one line per type.
+# p5.48xlarge us-east-1 on demand 55.04 × 730 = 40179.20.
+# expect: instance.type=p5.48xlarge gpu.model=H100 gpu.count=8 cost.count=1 cost.monthly=40179.2
 resource "aws_instance" "from_directive" {
   instance_type = trimspace(templatefile("${path.module}/templates/type.tftpl", { types = ["p5.48xlarge"] }))
 }
