@@ -250,3 +250,33 @@ def test_release_templates_anchors_and_unknown_templates(tmp_path: Path) -> None
     notes = _notes(result)
     assert "release guard: template nemo is not declared, not inherited" in notes
     assert "release guard: no chart, not read" in notes
+
+
+SET = """\
+releases:
+  - name: whisper
+    namespace: speech
+    chart: oci://registry.example.com/charts/whisper
+    values:
+      - image:
+          repository: example/whisper
+        resources:
+          limits:
+            nvidia.com/gpu: 1
+    set:
+      - name: replicaCount
+        value: "3"
+      - name: resources.limits.nvidia\\.com/gpu
+        value: 4
+      - name: nodeSelector.node\\.kubernetes\\.io/instance-type
+        value: g6.12xlarge
+"""
+
+
+def test_set_entries_apply_over_the_values(tmp_path: Path) -> None:
+    (tmp_path / "helmfile.yaml").write_text(SET)
+    (res,) = scan.run([str(tmp_path)], []).resources
+    assert (res.facts["gpu.count"], res.facts["replicas.desired"],
+            res.facts["instance.type"]) == (4, 3, "g6.12xlarge")  # "3" read as a number
+    assert res.facts["cost.monthly"] == pytest.approx(_on_demand("g6.12xlarge") * HOURS * 3,
+                                                      abs=0.01)

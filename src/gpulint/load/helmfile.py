@@ -313,6 +313,9 @@ def _release(path: str, i: int, rel: dict[str, Any], lines: dict[Path, int],
                                                 "info"))
         else:
             release.values_files.append(file)
+    overrides = helmfile_release.sets(rel, lines, i, release.line)
+    if overrides is not None:
+        release.inline.append((*overrides, path))
     return release
 
 
