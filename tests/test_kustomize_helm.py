@@ -207,3 +207,36 @@ def test_the_helm_binary_gets_the_entry_values_as_one_document(
     assert "---" not in given
     assert yaml.safe_load(given) == {"replicaCount": 3, "resources": {"limits": {
         "nvidia.com/gpu": 1}}}
+
+
+@pytest.mark.skipif(REAL is None, reason="needs kustomize or kubectl")
+def test_a_warm_scan_renders_and_builds_nothing(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpulint.config.settings import ScanSettings, Settings
+    from gpulint.load import helm, kustomize_batch
+
+    repo = tmp_path / "repo"
+    shutil.copytree(DATA, repo)
+    settings = Settings(scan=ScanSettings(cache_dir=str(tmp_path / "cache")))
+    calls: list[str] = []
+    render, build_all = helm.render, kustomize_batch.build_all
+    monkeypatch.setattr(helm, "render", lambda *a, **k: calls.append("render") or render(*a, **k))
+    monkeypatch.setattr(kustomize_batch, "build_all",
+                        lambda *a, **k: calls.append("build") or build_all(*a, **k))
+
+    def report() -> list[tuple[str, str, int, float, tuple[str, ...]]]:
+        result = scan.run([str(repo)], [], settings)
+        notes = tuple(sorted(d.message for d in result.diagnostics))
+        return sorted((r.address, r.path, r.line, r.facts["cost.monthly"], notes)
+                      for r in result.resources)
+
+    cold = report()
+    assert calls == ["render", "build"]
+    calls.clear()
+    assert report() == cold and calls == []  # output, object lines and notes from the cache
+    values = repo / "llm" / "base" / "values-serving.yaml"
+    values.write_text(values.read_text().replace("g6e.12xlarge", "g5.12xlarge"))
+    changed = {a: c for a, _, _, c, _ in report()}
+    assert calls == ["render", "build"]  # a chart input changed: rendered and built again
+    assert changed["Deployment/llm-prod/chat-llm-serving@prod"] == pytest.approx(
+        _on_demand("g5.12xlarge") * HOURS * 2, abs=0.01)

@@ -115,9 +115,10 @@ def _prepare(root: str, variant: str | None, graph: kustomize.Graph, plan: Templ
                                            "its files are scanned as they are, without patches",
                                            plan.unrendered))
         return None
-    staged = kustomize_helm.stage(root, files, inputs.read)
-    if staged is not None:  # its charts are rendered by gpulint into a copy: not cached
-        return _Build(root, variant, node.file, files, b"", None, stage=staged)
+    staged = kustomize_helm.stage(root, files, inputs.read, cache, tool[1], inputs.digest)
+    if staged is not None:  # its charts rendered by gpulint into a copy, or from the cache
+        return _Build(root, variant, node.file, files, staged.key, staged.cache, staged.out,
+                      stage=staged)
     key = kustomize.cache_key(root, files, tool[1], inputs.digest)
     cache = None if outside else cache  # inputs outside the scan: their content is not known
     return _Build(root, variant, node.file, files, key, cache, kustomize.cached(cache, key))

@@ -14,6 +14,7 @@ charts rendered on their own, with the entry's values.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -56,6 +57,9 @@ class Staged:
     rendered: dict[tuple[str, int], str] = field(default_factory=dict)  # "" or why not
     notes: list[Diagnostic] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # every file of the copy
+    key: bytes = b""  # the build's cache key, when cached
+    cache: Any = None
+    out: str | None = None  # the build's output, from the cache
 
     def write(self, path: str, text: str) -> None:
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -121,21 +125,41 @@ def _rewrite(file: str, target: str, read: Read, staged: Staged) -> None:
     staged.write(target, yaml.safe_dump(doc, sort_keys=False))
 
 
-def stage(root: str, files: list[str], read: Read) -> Staged | None:
-    """A copy of the build's inputs with its kustomizations' `helmCharts` rendered by gpulint,
-    or None when no kustomization of the build inflates a chart."""
+def _copied(root: str, files: list[str], read: Read) -> list[str]:
+    """Every file the staged copy holds (its charts aside): the build's inputs, and the files
+    its kustomizations refer to that the scan does not read (a generator's files)."""
     kusts = [f for f in files if os.path.basename(f) in kustomize.KUSTOMIZATION_FILES]
-    if not any(entries(f, read) for f in kusts):
-        return None
     charts = local_charts(kusts, read)
     referenced = {os.path.abspath(r) for f in kusts
                   for r in kustomize.read_one(os.path.dirname(f), read).files}
     todo = sorted({os.path.abspath(f) for f in files} | referenced)
-    todo = [f for f in todo if not any(f == c or f.startswith(c + os.sep) for c in charts)]
+    return [f for f in todo if not any(f == c or f.startswith(c + os.sep) for c in charts)]
+
+
+def stage(root: str, files: list[str], read: Read, cache: Any = None, ident: str = "",
+          digest: Callable[[str], str] | None = None) -> Staged | None:
+    """A copy of the build's inputs with its kustomizations' `helmCharts` rendered by gpulint
+    (or its output, notes and object lines from the cache: the key covers every copied file,
+    every file of the charts, the builder and the renderer), or None when no kustomization of
+    the build inflates a chart."""
+    kusts = [f for f in files if os.path.basename(f) in kustomize.KUSTOMIZATION_FILES]
+    if not any(entries(f, read) for f in kusts):
+        return None
+    todo = _copied(root, files, read)
+    key = b""
+    if cache is not None and digest is not None:
+        charts = sorted({os.path.abspath(p) for k in kusts for p in inputs(k, read)})
+        # The cached lines name files as the scan does: relative to where it runs.
+        key = kustomize.cache_key(root, todo + charts, f"{ident}\nhelmCharts {_renderer()}\n"
+                                  f"{os.getcwd()}", digest)
+        hit = _cached(cache, key, root)
+        if hit is not None:
+            return hit
     common = os.path.commonpath([os.path.abspath(root), *todo])
     tmp = tempfile.mkdtemp(prefix="gpulint-helmcharts-")
     staged = Staged(tmp, os.path.join(tmp, "tree", os.path.relpath(os.path.abspath(root),
-                                                                   common)))
+                                                                   common)),
+                    key=key, cache=cache if key else None)
     kust_files = {os.path.abspath(k) for k in kusts}
     for path in todo:
         target = os.path.join(tmp, "tree", os.path.relpath(path, common))
@@ -146,6 +170,41 @@ def stage(root: str, files: list[str], read: Read) -> Staged | None:
     return staged
 
 
+def _renderer() -> str:
+    """The Helm renderer's identity: the binary's path, size and date, or the SDK's version."""
+    tool = shutil.which("helm")
+    if tool:
+        real = os.path.realpath(tool)
+        try:
+            st = os.stat(real)
+        except OSError:
+            return real
+        return f"{real} {st.st_size} {st.st_mtime_ns}"
+    return helm.available() or "none"
+
+
+def _cached(cache: Any, key: bytes, root: str) -> Staged | None:
+    out = kustomize.cached(cache, key)
+    meta = cache.get(cache.key("kustomize-helm", key)) if out is not None else None
+    try:
+        data = json.loads(meta) if isinstance(meta, str) else None
+        return Staged("", root, {(k, n): (p, ln) for k, n, p, ln in data["origin"]},
+                      {(f, i): why for f, i, why in data["rendered"]},
+                      [Diagnostic(*d) for d in data["notes"]], key=key, cache=cache, out=out) \
+            if isinstance(data, dict) else None
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _store(staged: Staged) -> None:
+    if staged.cache is None or not staged.tmp:
+        return
+    data = {"origin": [[k, n, p, ln] for (k, n), (p, ln) in staged.origin.items()],
+            "rendered": [[f, i, why] for (f, i), why in staged.rendered.items()],
+            "notes": [[d.path, d.line, d.message, d.severity] for d in staged.notes]}
+    staged.cache.put(staged.cache.key("kustomize-helm", staged.key), json.dumps(data))
+
+
 def reader(read: Read, stages: list[Staged | None]) -> Read:
     """`read` that also reads the staged copies (outside the scanned tree, written by us)."""
     texts = {p: t for s in stages if s is not None for p, t in s.texts.items()}
@@ -154,12 +213,13 @@ def reader(read: Read, stages: list[Staged | None]) -> Read:
 
 def built(staged: Staged, plan: TemplatePlan) -> None:
     """A staged build succeeded: its charts count as rendered, with their notes."""
+    _store(staged)
     plan.inflated.update(staged.rendered)
     plan.diagnostics.extend(n for n in staged.notes if n not in plan.diagnostics)  # once
 
 
 def discard(staged: Staged | None) -> None:
-    if staged is not None:
+    if staged is not None and staged.tmp:
         shutil.rmtree(staged.tmp, ignore_errors=True)
 
 
@@ -193,10 +253,11 @@ def unbuilt(files: list[str], paths: list[str], plan: TemplatePlan, read: Read,
                 plan.diagnostics.extend(diags)
                 plan.diagnostics.append(Diagnostic(e.file, e.line, f"helmCharts {e.name}: {what}"
                                                    f"; read {values_reader.describe(objects)} "
-                                                   "from its values", "info"))
+                                                   "from its values",
+                                                   plan.unrendered if why else "info"))
             elif _mentions_gpu(e, read):
                 rendered = render_chart(e.chart, e.release, e.namespace, [],
-                                            documents(e, read, diags), plan, read)
+                                        documents(e, read, diags), plan, read)
                 plan.diagnostics.extend(diags)
                 skip_chart(e.chart, paths, rendered, plan.skip)
                 continue
