@@ -303,3 +303,20 @@ def test_what_changed_reads_like_the_code() -> None:
         "monthly_cost_usd": {"before": 1.0, "after": 2.0}}}
     assert _what_changed(entry) == ("instance_type 'g6e.12xlarge' → 'g6e.48xlarge', "
                                     "gpu_count 4 → 8, replicas.min 1 → 2")
+
+
+def test_the_footer_dates_each_cloud_the_diff_priced(tmp_path: Any) -> None:
+    examples = os.path.join(os.path.dirname(os.path.dirname(__file__)), "examples")
+    runner = CliRunner()
+    scanned = runner.invoke(cli, ["scan", examples, "--no-cache", "--format", "json",
+                                  "--fail-on", "never"])
+    report = json.loads(scanned.stdout)
+    (tmp_path / "base.json").write_text(scanned.stdout)
+    diffed = runner.invoke(cli, ["diff", examples, "--no-cache", "--compare-to",
+                                 str(tmp_path / "base.json"), "--format", "json"])
+    assert {e["cloud"] for e in json.loads(diffed.stdout)["resources"]} == {"aws", "gcp"}
+    text = runner.invoke(cli, ["diff", examples, "--no-cache", "--compare-to",
+                               str(tmp_path / "base.json")]).stdout
+    dates = report["catalog"]["dates"]  # the catalog's date per cloud, for the clouds priced
+    assert f"list prices of aws {dates['aws']}, gcp {dates['gcp']} (catalog" in text
+

@@ -93,3 +93,12 @@ def test_whole_gpu_counts_are_integers() -> None:
     assert any(r["provider"] == "azure" for r in report["resources"]) and counts
     assert all(isinstance(c, int) for c in counts if float(c).is_integer()), \
         sorted({repr(c) for c in counts})
+
+
+def test_a_pod_names_its_node_pool_in_the_json_report() -> None:
+    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "kubernetes")
+    report = json.loads(CliRunner().invoke(cli, ["scan", fixture, "--no-cache", "--format",
+                                                 "json", "--fail-on", "never"]).stdout)
+    pools = {r["address"]: r["node_pool"] for r in report["resources"]}
+    assert pools["Deployment/llm/chat"] == "google_container_node_pool.l4"
+    assert all(p is None for a, p in pools.items() if a.startswith("google_"))  # pools themselves

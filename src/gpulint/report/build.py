@@ -74,6 +74,8 @@ def _resource(res: Resource) -> dict[str, Any]:
         "price_basis": f.get("cost.basis"),
         "hours_per_month": _num(f.get("cost.hours")),
         "spot_fraction": _num(f.get("capacity.spot_fraction")),
+        "cluster": _known(f.get("cluster")),
+        "node_pool": _known(f.get("node_pool")),
         "tags": {k: (v if not isinstance(v, Unknown) else None)
                  for k, v in tags.items()} if isinstance(tags, dict) else None,
         "model": model,

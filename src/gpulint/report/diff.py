@@ -93,7 +93,8 @@ def _entry(change: str, head: dict[str, Any] | None, base: dict[str, Any] | None
     before = base["monthly_cost_usd"] if base else 0.0
     after = head["monthly_cost_usd"] if head else 0.0
     entry: dict[str, Any] = {"address": shown["address"], "path": shown["path"],
-                             "line": shown["line"], "type": shown["type"], "change": change,
+                             "line": shown["line"], "type": shown["type"],
+                             "cloud": shown.get("cloud"), "change": change,
                              "before_usd": before, "after_usd": after,
                              "delta_usd": _delta(before, after)}
     if change == "renamed" and base:

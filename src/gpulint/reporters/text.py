@@ -212,8 +212,9 @@ def dates_text(report: dict[str, Any], short: bool = False) -> str:
     the catalog's date when nothing was priced or the catalog does not say which source priced
     which cloud."""
     dates: dict[str, str] = report["catalog"].get("dates") or {}
-    priced = {r.get("cloud") for r in report.get("resources", [])  # scan and cost rows
-              if r.get("monthly_cost_usd", r.get("monthly_usd")) is not None}
+    priced = {r.get("cloud") for r in report.get("resources", [])  # scan, cost and diff rows
+              if next((r[k] for k in ("monthly_cost_usd", "monthly_usd", "after_usd")
+                       if k in r), None) is not None}
     shown = {c: d for c, d in dates.items() if c in priced}
     if not shown:
         return str(report["catalog"].get("date"))
