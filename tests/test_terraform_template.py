@@ -43,8 +43,9 @@ def test_if_else_in_a_quoted_string() -> None:
 def test_for_over_a_list_and_over_a_map() -> None:
     assert _value('"%{ for t in types }${t},%{ endfor }"') == "g5.xlarge,g6.xlarge,"
     assert _value('"%{ for i, t in types }${i}=${t} %{ endfor }"') == "0=g5.xlarge 1=g6.xlarge "
+    # A map is iterated in the lexical order of its keys, as Terraform does.
     assert _value('"%{ for k, v in pools }${k}:${v};%{ endfor }"') == \
-        "l4:g6.xlarge;a10g:g5.xlarge;"
+        "a10g:g5.xlarge;l4:g6.xlarge;"
     assert _value('"%{ for t in [] }${t}%{ endfor }"') == ""
 
 

@@ -265,7 +265,7 @@ def _for_body(expr: ForExpr, scope: Scope, room: int | None) -> Any:
     if isinstance(coll, Unknown):
         return coll
     if isinstance(coll, dict):
-        pairs = list(coll.items())
+        pairs = sorted(coll.items(), key=lambda kv: kv[0])  # lexical key order, as Terraform
     elif isinstance(coll, list):
         pairs = list(enumerate(coll))
     else:
