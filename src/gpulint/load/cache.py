@@ -36,7 +36,8 @@ ENV_DIR = "GPULINT_CACHE_DIR"
 # Modules whose code decides what a file parses to; editing one invalidates the cache.
 _PARSER_MODULES = ("gpulint.load.source", "gpulint.load.kubernetes", "gpulint.terraform.parser",
                    "gpulint.terraform.lark_tree", "gpulint.terraform.syntax", "gpulint.model",
-                   "gpulint.load.cache_codec")
+                   "gpulint.load.cache_codec", "gpulint.terraform.heredoc",
+                   "gpulint.terraform.template", "gpulint.json_input")
 _LIBRARIES = ("python-hcl2", "lark", "PyYAML")
 
 
