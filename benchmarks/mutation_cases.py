@@ -181,6 +181,12 @@ _DOUBLERS = [
     'length(concat([for i in range(100000) : i], [for i in range(100000) : i]))',
     'length(flatten([for i in range(1000) : [for j in range(1000) : j]]))',
     'replace(join("", [for i in range(100000) : "ab"]), "a", join("", range(1000)))',
+    '"%{ for i in range(100000) }%{ for j in range(1000) }abcdefghij%{ endfor }%{ endfor }"',
+    '"%{ for i in range(100000) }${join("", [for j in range(100000) : "ab"])}%{ endfor }"',
+    '"' + "%{ if true }" * 5000 + "x" + "%{ endif }" * 5000 + '"',
+    '"' + "%{ for x in [1, 2] }" * 40 + "ab" + "%{ endfor }" * 40 + '"',
+    'length(fileset("/", "**"))', 'length(fileset(".", "**/**/**/**/**/*"))',
+    'length(fileset(".", "{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}"))',
 ]
 
 

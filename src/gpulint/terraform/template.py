@@ -102,7 +102,7 @@ def _nest(tokens: list[str | Mark], i: int, stops: tuple[str, ...],
             return parts, i, t
         elif t.kind in ENDS and t.expr is not None:
             if depth >= MAX_DIRECTIVE_DEPTH:
-                raise HclSyntaxError(f"template directives nested more than "
+                raise HclSyntaxError(f"directives nested more than "
                                      f"{MAX_DIRECTIVE_DEPTH} deep (gpulint's limit)", t.line)
             part, i = _directive(tokens, i, t, depth + 1)
             parts.append(part)
