@@ -280,3 +280,19 @@ def test_set_entries_apply_over_the_values(tmp_path: Path) -> None:
             res.facts["instance.type"]) == (4, 3, "g6.12xlarge")  # "3" read as a number
     assert res.facts["cost.monthly"] == pytest.approx(_on_demand("g6.12xlarge") * HOURS * 3,
                                                       abs=0.01)
+
+
+def test_values_entries_apply_in_order_whatever_their_kind(tmp_path: Path) -> None:
+    (tmp_path / "values").mkdir()
+    (tmp_path / "values" / "base.yaml.gotmpl").write_text(
+        "replicaCount: 1\nresources:\n  limits:\n    nvidia.com/gpu: 1\n"
+        "nodeSelector:\n  node.kubernetes.io/instance-type: {{ .Values.node }}\n")
+    (tmp_path / "values" / "prod.yaml").write_text("replicaCount: 3\n")
+    (tmp_path / "helmfile.yaml").write_text(
+        "environments:\n  default:\n    values:\n      - node: g6.xlarge\n---\n"
+        "releases:\n  - name: asr\n    chart: example/asr\n    values:\n"
+        "      - replicaCount: 5\n      - values/base.yaml.gotmpl\n      - values/prod.yaml\n")
+    (res,) = scan.run([str(tmp_path)], []).resources
+    assert res.facts["replicas.desired"] == 3  # the last entry wins, file after template
+    assert res.facts["cost.monthly"] == pytest.approx(_on_demand("g6.xlarge") * HOURS * 3,
+                                                      abs=0.01)

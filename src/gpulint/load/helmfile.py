@@ -36,9 +36,10 @@ class Release:
     namespace: str | None
     chart: str  # as written
     local_chart: str | None  # directory of a local chart in the scan, else None
-    values_files: list[str] = field(default_factory=list)  # files in the scan, in order
-    inline: list[Inline] = field(default_factory=list)  # inline maps and rendered .gotmpl
-    templates: list[str] = field(default_factory=list)  # .gotmpl values files read as inline
+    values_files: list[str] = field(default_factory=list)  # files passed as they are (none)
+    # Every values entry in order: inline maps, values files and rendered .gotmpl files
+    inline: list[Inline] = field(default_factory=list)
+    templates: list[str] = field(default_factory=list)  # the files read into `inline`
     path: str = ""  # the helmfile (or base) that declares it
     line: int = 1
     labels: dict[str, str] = field(default_factory=dict)  # with name, namespace and chart
@@ -312,23 +313,29 @@ def _release(path: str, i: int, rel: dict[str, Any], lines: dict[Path, int],
                                                 f"file {entry} is not in the scan, not read",
                                                 "info"))
         else:
-            release.values_files.append(file)
+            _values_file(release, file, scan.read(file) or "", state)
     overrides = helmfile_release.sets(rel, lines, i, release.line)
     if overrides is not None:
         release.inline.append((*overrides, path))
     return release
 
 
-def _gotmpl(release: Release, file: str, env: dict[str, Any], name: str, read_text: Read,
-            state: State) -> None:
-    """A values template, read as its static text with the environment's values."""
-    body, left = render(read_text(file) or "", env, name)
-    docs, problems = values_tree.parse(file, body)
+def _values_file(release: Release, file: str, text: str, state: State) -> None:
+    """A values file, kept in order with the release's inline maps and templates (later
+    entries win, whichever their kind)."""
+    docs, problems = values_tree.parse(file, text)
     state.diagnostics.extend(problems)
     release.templates.append(file)  # not read again on its own
     for tree, where in docs:
         if isinstance(tree, dict):
             release.inline.append((tree, where, file))
+
+
+def _gotmpl(release: Release, file: str, env: dict[str, Any], name: str, read_text: Read,
+            state: State) -> None:
+    """A values template, read as its static text with the environment's values."""
+    body, left = render(read_text(file) or "", env, name)
+    _values_file(release, file, body, state)
     if left:
         state.diagnostics.append(Diagnostic(file, None, f"release {release.name}: values "
                                             f"template read without executing it; {left} "
