@@ -240,3 +240,14 @@ def test_a_warm_scan_renders_and_builds_nothing(tmp_path: Path,
     assert calls == ["render", "build"]  # a chart input changed: rendered and built again
     assert changed["Deployment/llm-prod/chat-llm-serving@prod"] == pytest.approx(
         _on_demand("g5.12xlarge") * HOURS * 2, abs=0.01)
+
+
+def test_an_entry_values_file_is_not_read_again_on_its_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no builder: the chart is rendered on its own
+    _chart(tmp_path / "charts" / "embedder", _DEPLOYMENT)
+    (tmp_path / "gpu.yaml").write_text("resources:\n  limits:\n    nvidia.com/gpu: 1\n")
+    _kustomization(tmp_path, "  - name: embedder\n    releaseName: embed\n"
+                   "    additionalValuesFiles: [gpu.yaml]\n")
+    result = scan.run([str(tmp_path)], [])
+    assert [r.address for r in result.resources] == ["Deployment/embed"]

@@ -239,6 +239,9 @@ def unbuilt(files: list[str], paths: list[str], plan: TemplatePlan, read: Read,
             if why == "":
                 continue
             diags: list[Diagnostic] = []
+            # Its values files are read with it, not again as values of their own.
+            plan.skip.update(os.path.abspath(f) for f in [e.values_file or "", *e.additional]
+                             if f)
             if e.missing:
                 plan.diagnostics.append(Diagnostic(e.file, e.line, f"helmCharts {e.name}: values "
                                                    f"file {', '.join(e.missing)} is not in the "
