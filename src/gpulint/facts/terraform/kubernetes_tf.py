@@ -54,15 +54,19 @@ def to_object(inst: ResourceInstance) -> K8sObject | None:
 def applied_files(objects: list[K8sObject], yaml_objects: list[K8sObject],
                   files: Any) -> set[int]:
     """ids of the YAML objects that Terraform applies: read from a file that a Terraform
-    function read, with the kind and name of a manifest a resource creates (a directory of
-    manifests applied with `for_each = fileset(...)` is then reported once, per instance)."""
+    function read, with the kind and name of a manifest a resource creates, or the kind and a
+    name that is still a template (`name: ${cluster}-gpu`, rendered by `templatefile()`). A
+    directory of manifests applied with `for_each = fileset(...)` is then reported once, per
+    instance."""
     read = files.read_paths() if files is not None else set()
     names = {_identity(o.doc) for o in objects if o.type in _MANIFEST_TYPES}
+    kinds = {kind for kind, _ in names}
     if not read or not names:
         return set()
     return {id(o) for o in yaml_objects
-            if o.address is None and _identity(o.doc) in names
-            and os.path.realpath(o.path) in read}
+            if o.address is None and os.path.realpath(o.path) in read
+            and (_identity(o.doc) in names or (o.doc.get("kind") in kinds and "${" in str(
+                _identity(o.doc)[1])))}
 
 
 def _identity(doc: dict[str, Any]) -> tuple[Any, Any]:

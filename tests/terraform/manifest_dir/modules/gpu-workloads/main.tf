@@ -4,11 +4,17 @@ variable "cluster_name" {
 
 # g5.2xlarge us-east-1 on demand 1.212 × 2 replicas × 730 = 1769.52; the NodePool starts
 # empty (0 nodes, 8 GPUs at most).
-# expect: address='module.gpu_workloads.kubectl_manifest.this["vllm.yaml"]' instance.type=g5.2xlarge gpu.model=A10G gpu.count=1 cost.count=2 cost.monthly=1769.52 node_pool=NodePool/gpu
-# expect: address=NodePool/gpu instance.type=g5.2xlarge cost.count=0 cost.monthly=0
+# The manifests are templates (`${cluster_name}`): their unrendered copies, which the scan
+# also reads as YAML, are not counted.
+# expect: address='module.gpu_workloads.kubectl_manifest.this["vllm.yaml"]' instance.type=g5.2xlarge gpu.model=A10G gpu.count=1 cost.count=2 cost.monthly=1769.52 node_pool=NodePool/ml-prod-gpu
+# expect: address=NodePool/ml-prod-gpu instance.type=g5.2xlarge cost.count=0 cost.monthly=0
+# expect-none: Deployment/inference/vllm-mistral
+# expect-none: NodePool/${cluster_name}-gpu
 resource "kubectl_manifest" "this" {
-  for_each  = fileset("${path.module}/manifests", "*.yaml")
-  yaml_body = file("${path.module}/manifests/${each.value}")
+  for_each = fileset("${path.module}/manifests", "*.yaml")
+  yaml_body = templatefile("${path.module}/manifests/${each.value}", {
+    cluster_name = var.cluster_name
+  })
 }
 
 # g6e.12xlarge us-east-1 on demand 10.49264 × 1 × 730 = 7659.63; README.md is not a *.yaml.
