@@ -296,3 +296,16 @@ def test_values_entries_apply_in_order_whatever_their_kind(tmp_path: Path) -> No
     assert res.facts["replicas.desired"] == 3  # the last entry wins, file after template
     assert res.facts["cost.monthly"] == pytest.approx(_on_demand("g6.xlarge") * HOURS * 3,
                                                       abs=0.01)
+
+
+def test_a_helmfile_nested_in_one_environment_only_is_not_read_on_its_own(
+        tmp_path: Path) -> None:
+    (tmp_path / "gpu").mkdir()
+    (tmp_path / "gpu" / "helmfile.yaml").write_text(VLLM)
+    (tmp_path / "helmfile.yaml").write_text(
+        "environments:\n  dev: {}\n  prod: {}\n---\nhelmfiles:\n"
+        "{{ if eq .Environment.Name \"prod\" }}\n  - path: gpu/helmfile.yaml\n"
+        "    values: [{node: g6.xlarge}]\n{{ end }}\n")
+    result = scan.run([str(tmp_path)], [])
+    assert [r.address for r in result.resources] == [
+        "HelmValues/chat/servingEngineSpec.modelSpec[0]@prod"]

@@ -63,6 +63,17 @@ class Scan:
     files: set[str]
     charts: set[str]
     read: Read
+    # Helmfiles already read, by (path, environment), when no parent passes them values
+    states: dict[tuple[str, str], State] = field(default_factory=dict)
+    # YAML already parsed, by file and text: environments re-read the same files
+    parsed: dict[tuple[str, str], tuple[list[Any], list[Diagnostic]]] = field(
+        default_factory=dict)
+
+    def parse(self, file: str, text: str) -> tuple[list[Any], list[Diagnostic]]:
+        """values_tree.parse, once per file and text (the trees are not changed after)."""
+        if (file, text) not in self.parsed:
+            self.parsed[(file, text)] = values_tree.parse(file, text)
+        return self.parsed[(file, text)]
 
 
 @dataclass
@@ -102,7 +113,7 @@ def layers(path: str, scan: Scan, diags: list[Diagnostic],
     """(file, text) of the helmfile's bases, recursively and in order, then the helmfile."""
     text = scan.read(path) or ""
     out: list[tuple[str, str]] = []
-    docs, _ = values_tree.parse(path, render(text, {})[0])
+    docs, _ = scan.parse(path, render(text, {})[0])
     for doc, lines in docs:
         bases = doc.get("bases") if isinstance(doc, dict) else None
         for i, entry in enumerate(bases if isinstance(bases, list) else []):
@@ -121,11 +132,11 @@ def layers(path: str, scan: Scan, diags: list[Diagnostic],
     return [*out, (path, text)]
 
 
-def environments(parts: list[tuple[str, str]]) -> dict[str, list[tuple[Any, str]]]:
+def environments(parts: list[tuple[str, str]], scan: Scan) -> dict[str, list[tuple[Any, str]]]:
     """Each declared environment's values entries (defaults first), with the file naming each."""
     out: dict[str, list[tuple[Any, str]]] = {}
     for file, text in parts:
-        docs, _ = values_tree.parse(file, render(text, {})[0])
+        docs, _ = scan.parse(file, render(text, {})[0])
         for doc, _ in docs:
             envs = doc.get("environments") if isinstance(doc, dict) else None
             for name, spec in (envs.items() if isinstance(envs, dict) else ()):
@@ -153,7 +164,7 @@ def merged_values(entries: list[tuple[Any, str]], name: str, scan: Scan, state: 
                                                 f"{entry} {why}, not read", "info"))
         for file in found:
             state.consumed.add(os.path.abspath(file))
-            docs, problems = values_tree.parse(file, render(scan.read(file) or "", merged,
+            docs, problems = scan.parse(file, render(scan.read(file) or "", merged,
                                                             name)[0])
             state.diagnostics.extend(problems)
             for tree, _ in docs:
@@ -166,18 +177,27 @@ def read(path: str, scan: Scan, env: str = "default",
          passed: dict[str, Any] | None = None) -> State:
     """The helmfile at `path` for environment `env`, with values `passed` down by a parent
     helmfile over its own."""
+    if passed:
+        return _read(path, scan, env, passed)
+    key = (os.path.abspath(path), env)
+    if key not in scan.states:
+        scan.states[key] = _read(path, scan, env, {})
+    return scan.states[key]
+
+
+def _read(path: str, scan: Scan, env: str, passed: dict[str, Any]) -> State:
     state = State()
     parts = layers(path, scan, state.diagnostics)
     state.consumed.update(os.path.abspath(f) for f, _ in parts[:-1])
-    declared = environments(parts)
+    declared = environments(parts, scan)
     state.environments = list(declared)
     values = merged_values(declared.get(env, []), env, scan, state, os.path.dirname(path))
-    values = values_tree.merge_into(values, passed or {})
+    values = values_tree.merge_into(values, passed)
     parsed: list[tuple[str, Any, dict[Path, int]]] = []
     for file, text in parts:
         body, left = render(text, values, env)
         state.left += left
-        docs, problems = values_tree.parse(file, body)
+        docs, problems = scan.parse(file, body)
         state.diagnostics.extend(problems)
         parsed += [(file, doc, lines) for doc, lines in docs if isinstance(doc, dict)]
     known = helmfile_release.templates([doc for _, doc, _ in parsed])
@@ -307,23 +327,23 @@ def _release(path: str, i: int, rel: dict[str, Any], lines: dict[Path, int],
             file = os.path.normpath(os.path.join(home, entry))
         where = lines.get(prefix, release.line)
         if file.endswith(".gotmpl") and os.path.isfile(file) and not containment.escapes(file):
-            _gotmpl(release, file, env, name, scan.read, state)  # not a file the scan discovers
+            _gotmpl(release, file, env, name, scan, state)  # not a file the scan discovers
         elif os.path.abspath(file) not in scan.files:
             state.diagnostics.append(Diagnostic(path, where, f"release {release.name}: values "
                                                 f"file {entry} is not in the scan, not read",
                                                 "info"))
         else:
-            _values_file(release, file, scan.read(file) or "", state)
+            _values_file(release, file, scan.read(file) or "", scan, state)
     overrides = helmfile_release.sets(rel, lines, i, release.line)
     if overrides is not None:
         release.inline.append((*overrides, path))
     return release
 
 
-def _values_file(release: Release, file: str, text: str, state: State) -> None:
+def _values_file(release: Release, file: str, text: str, scan: Scan, state: State) -> None:
     """A values file, kept in order with the release's inline maps and templates (later
     entries win, whichever their kind)."""
-    docs, problems = values_tree.parse(file, text)
+    docs, problems = scan.parse(file, text)
     state.diagnostics.extend(problems)
     release.templates.append(file)  # not read again on its own
     for tree, where in docs:
@@ -331,11 +351,11 @@ def _values_file(release: Release, file: str, text: str, state: State) -> None:
             release.inline.append((tree, where, file))
 
 
-def _gotmpl(release: Release, file: str, env: dict[str, Any], name: str, read_text: Read,
+def _gotmpl(release: Release, file: str, env: dict[str, Any], name: str, scan: Scan,
             state: State) -> None:
     """A values template, read as its static text with the environment's values."""
-    body, left = render(read_text(file) or "", env, name)
-    _values_file(release, file, body, state)
+    body, left = render(scan.read(file) or "", env, name)
+    _values_file(release, file, body, scan, state)
     if left:
         state.diagnostics.append(Diagnostic(file, None, f"release {release.name}: values "
                                             f"template read without executing it; {left} "

@@ -19,7 +19,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint.load import helmfile, values_tree
+from gpulint.load import helmfile
 from gpulint.load.helmfile import Release, Scan
 from gpulint.load.helmfile_names import is_helmfile
 from gpulint.model import Diagnostic
@@ -41,16 +41,15 @@ class Result:
 
 
 def _references(path: str, scan: Scan) -> set[str]:
-    """Helmfiles of the scan that `path` names under `helmfiles:` (absolute)."""
-    docs, _ = values_tree.parse(path, helmfile.render(scan.read(path) or "", {})[0])
+    """Helmfiles of the scan that `path` names under `helmfiles:` in any environment it
+    declares (absolute)."""
+    envs = helmfile.read(path, scan).environments or ["default"]
     out: set[str] = set()
-    for doc, _ in docs:
-        nested = doc.get("helmfiles") if isinstance(doc, dict) else None
-        for entry in nested if isinstance(nested, list) else []:
-            written = entry.get("path") if isinstance(entry, dict) else entry
-            if isinstance(written, str) and not helmfile.remote(written):
-                out.update(os.path.abspath(f) for f in
-                           helmfile.resolve(written, os.path.dirname(path), scan))
+    for env in envs:
+        for nested in helmfile.read(path, scan, env).nested:
+            if not helmfile.remote(nested.path):
+                out.update(os.path.abspath(f) for f in helmfile.resolve(
+                    nested.path, os.path.dirname(nested.source), scan))
     return out
 
 
