@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from gpulint.facts.terraform.helm_tf import lenient
 from gpulint.load.kubernetes import K8sObject
 from gpulint.model import Unknown
 from gpulint.terraform.files import yaml_decode
@@ -80,7 +81,22 @@ def _manifest(inst: ResourceInstance) -> Any:
     if inst.type == "kubernetes_manifest":
         return inst.view.get("manifest")
     body = inst.view.get("yaml_body")
+    if isinstance(body, Unknown):
+        body = _lenient_body(inst.view)
     return yaml_decode(body) if isinstance(body, str) else None
+
+
+def _lenient_body(view: Any) -> str | None:
+    """A yaml_body template whose interpolations are not all known here (`${jsonencode(
+    local.azs)}` of a data source): its text with those as placeholders, as Helm values written
+    in Terraform are read, so a NodePool's GPU requirements are not lost to an unrelated zone
+    list."""
+    block = getattr(view, "block", None)
+    attr = block.attributes.get("yaml_body") if block is not None else None
+    if attr is None:
+        return None
+    text = lenient(attr.expr, view.scope)
+    return text if isinstance(text, str) else None
 
 
 def _camel(name: str) -> str:
