@@ -132,3 +132,19 @@ def test_a_directory_outside_the_tree_is_unknown(tmp_path: Path) -> None:
     [res] = result.resources  # reported once, its expansion unknown: never dropped
     assert isinstance(res.facts["count"], Unknown)
     assert "outside the scanned tree" in res.facts["count"].reason
+
+
+def test_the_functions_modules_use_on_fileset_results() -> None:
+    from gpulint.terraform.expressions import Scope, evaluate
+    from gpulint.terraform.parser import parse_hcl
+
+    def value(hcl: str) -> object:
+        return evaluate(parse_hcl(f"x = {hcl}\n").attributes["x"].expr, Scope({}))
+
+    assert value('{ for f in ["jobs/b.yaml", "jobs/a.yaml"] : '
+                 'trimsuffix(basename(f), ".yaml") => dirname(f) }') == \
+        {"b": "jobs", "a": "jobs"}
+    assert value('sort(["b.yaml", "a.yaml", 10])') == ["10", "a.yaml", "b.yaml"]
+    assert value('trimprefix("manifests/gpu.yaml", "manifests/")') == "gpu.yaml"
+    assert [value(f'basename("{p}")') for p in ("a/b/", "", "/")] == ["b", ".", "/"]
+    assert [value(f'dirname("{p}")') for p in ("a/b/c", "c", "/a", "")] == ["a/b", ".", "/", "."]

@@ -14,6 +14,7 @@ from typing import Any
 from gpulint.model import Unknown
 from gpulint.terraform import bounds
 from gpulint.terraform.files import yaml_decode
+from gpulint.terraform.name_functions import NAME_FUNCTIONS
 from gpulint.terraform.text_functions import (
     FunctionError,
     format_,
@@ -311,7 +312,7 @@ FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "range": lambda a: _range(a),
     "sum": lambda a: sum(a[0]),
     "regex": regex_,
-
+    **NAME_FUNCTIONS,
 }
 
 

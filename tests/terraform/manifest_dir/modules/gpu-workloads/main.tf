@@ -18,9 +18,13 @@ resource "kubectl_manifest" "this" {
 }
 
 # g6e.12xlarge us-east-1 on demand 10.49264 × 1 × 730 = 7659.63; README.md is not a *.yaml.
-# expect: address='module.gpu_workloads.kubernetes_manifest.jobs["jobs/finetune.yaml"]' instance.type=g6e.12xlarge gpu.count=4 cost.count=1 cost.monthly=7659.63
-# expect-none: module.gpu_workloads.kubernetes_manifest.jobs["jobs/README.md"]
+# Keyed by file name without its extension.
+# expect: address='module.gpu_workloads.kubernetes_manifest.jobs["finetune"]' instance.type=g6e.12xlarge gpu.count=4 cost.count=1 cost.monthly=7659.63
+# expect-none: module.gpu_workloads.kubernetes_manifest.jobs["README"]
 resource "kubernetes_manifest" "jobs" {
-  for_each = fileset(path.module, "jobs/*.yaml")
+  for_each = {
+    for f in sort(fileset(path.module, "jobs/*.yaml")) :
+    trimsuffix(basename(f), ".yaml") => f
+  }
   manifest = yamldecode(file("${path.module}/${each.value}"))
 }
