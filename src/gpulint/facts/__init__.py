@@ -31,6 +31,8 @@ class Built:
     suppressions: list[Suppression] = field(default_factory=list)  # from annotations
     diagnostics: list[Diagnostic] = field(default_factory=list)
     notes: list[Any] = field(default_factory=list)  # module calls that could not be evaluated
+    # id(object) → cloud → region of the Terraform provider of the code that applies it.
+    provider_regions: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
 def build_facts(loaded: Loaded, settings: Settings) -> Built:
@@ -71,6 +73,7 @@ def _kubernetes(objects: list[K8sObject], out: Built) -> None:
     ends = _document_ends(objects)
     for obj, built in build_each(objects):
         for res in built:
+            _with_provider_regions(res, out.provider_regions.get(id(obj)))
             _add(out, res, ends[(obj.path, obj.line)])
         if built:
             out.suppressions += suppressions.from_annotations(obj.path, obj.line,
@@ -123,7 +126,7 @@ def _terraform_helm(loaded: Loaded, out: Built) -> None:
     values files a release reads are not read again on their own."""
     import os
 
-    from gpulint.facts.terraform import helm_local, helm_releases, helm_tf
+    from gpulint.facts.terraform import helm_local, helm_releases, helm_tf, provider_regions
 
     if loaded.terraform is None:
         return
@@ -134,6 +137,7 @@ def _terraform_helm(loaded: Loaded, out: Built) -> None:
         return text if isinstance(text, str) else None
 
     found = helm_releases.releases(loaded.terraform, read)
+    regions = provider_regions.by_file(loaded.terraform)
     consumed = helm_releases.consumed_files(found)
     if consumed:
         loaded.kubernetes[:] = [o for o in loaded.kubernetes
@@ -149,29 +153,40 @@ def _terraform_helm(loaded: Loaded, out: Built) -> None:
             any(helm_local.replaces(c, d.path) for c in charts) and d.message.startswith(
                 ("chart rendered with", "chart not rendered", "rendered chart:")))]
     for release in found:
+        where = regions.get(os.path.realpath(release.path))
         if release.chart_dir and release.unknown is None:
             objects, diags = helm_local.render(release, release.chart_dir, read)
-            loaded.kubernetes.extend(objects)
-            out.diagnostics.extend(diags)
-            continue
-        objects, diags, res = helm_tf.read(release, read)
+        else:
+            objects, diags, res = helm_tf.read(release, read)
+            if res is not None:
+                _with_provider_regions(res, where)
+                _add(out, res, res.line)
+        out.provider_regions.update({id(o): where for o in objects if where})
         loaded.kubernetes.extend(objects)
         out.diagnostics.extend(diags)
-        if res is not None:
-            _add(out, res, res.line)
 
 
 def _terraform_kubernetes(loaded: Loaded, objects: list[K8sObject], instances: list[Any],
                           out: Built) -> None:
     """kubernetes_* resources become the objects they create, built and linked as YAML is."""
     from gpulint.facts.kubernetes import build_each
+    from gpulint.facts.terraform.provider_regions import regions
 
     loaded.kubernetes.extend(objects)
     ends = {(i.path, i.view.line): getattr(i.view.block, "end_line", None) or i.view.line
             for i in instances}
+    where = {(i.path, i.view.line): regions(i.providers) for i in instances}
     for obj, built in build_each(objects):
         for res in built:
+            _with_provider_regions(res, where.get((obj.path, obj.line)))
             _add(out, res, ends.get((obj.path, obj.line), obj.line))
+
+
+def _with_provider_regions(res: Resource, regions: dict[str, str] | None) -> None:
+    """The regions of the Terraform providers of the code that applies a Kubernetes object,
+    used to price it where its own nodes name none (pricing/price.py)."""
+    if regions:
+        res.facts["terraform.provider_regions"] = dict(regions)
 
 
 def _document_ends(objects: list[K8sObject]) -> dict[tuple[str, int], int]:

@@ -104,6 +104,12 @@ def _k8s_region(res: Resource, cloud: str, opts: CostOptions) -> tuple[str, str]
         region, how = linked, "region of the node pool"
         if isinstance(facts.get("cluster"), str) and facts.get("cluster.region") == linked:
             how = f"region of cluster {facts['cluster']}"
+    elif isinstance(applied_by := facts.get("terraform.provider_regions"), dict) \
+            and isinstance(applied_by.get(cloud), str):
+        # Applied by Terraform code whose provider names the cluster's region.
+        via = facts.get("terraform.provider_regions.via")
+        region, how = applied_by[cloud], "region of the Terraform provider that applies " + (
+            f"its pool {via}" if isinstance(via, str) else "it")
     else:
         region, how = _default_region(cloud, opts)
     if isinstance(facts.get("cost.cloud_source"), str):

@@ -47,7 +47,7 @@ resource "kubectl_manifest" "l4_pool" {
 }
 
 # g6.2xlarge us-west-2 on demand 0.9776 × 2 replicas × 730 = 1427.30
-# expect: address=kubectl_manifest.embeddings instance.type=g6.2xlarge gpu.count=1 cost.count=2 cost.monthly=1427.30 node_pool=NodePool/l4
+# expect: address=kubectl_manifest.embeddings instance.type=g6.2xlarge gpu.count=1 cost.count=2 cost.region=us-west-2 cost.monthly=1427.30 node_pool=NodePool/l4
 resource "kubectl_manifest" "embeddings" {
   yaml_body = <<-YAML
     apiVersion: apps/v1

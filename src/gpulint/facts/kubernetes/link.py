@@ -181,6 +181,11 @@ def _link(res: Resource, sel: NodeSelection, targets: list[tuple[NodeTarget, Res
             if "provider.cloud" not in res.facts and \
                     isinstance(pool.facts.get("provider.cloud"), str):
                 res.facts["provider.cloud"] = pool.facts["provider.cloud"]
+            applied = pool.facts.get("terraform.provider_regions")
+            if applied and "terraform.provider_regions" not in res.facts:
+                # A NodePool that Terraform applies: the region of its cluster.
+                res.facts["terraform.provider_regions"] = applied
+                res.facts["terraform.provider_regions.via"] = target.address
         _shortfall(res, target.address)
 
 
