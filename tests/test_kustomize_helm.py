@@ -251,3 +251,11 @@ def test_an_entry_values_file_is_not_read_again_on_its_own(
                    "    additionalValuesFiles: [gpu.yaml]\n")
     result = scan.run([str(tmp_path)], [])
     assert [r.address for r in result.resources] == ["Deployment/embed"]
+
+
+def test_a_chart_vendored_after_a_first_scan_is_found(tmp_path: Path) -> None:
+    file = _kustomization(tmp_path, "  - name: embedder\n")
+    (before,) = kustomize_charts.entries(file, _read)
+    _chart(tmp_path / "charts" / "embedder", _DEPLOYMENT)
+    (after,) = kustomize_charts.entries(file, _read)
+    assert before.chart is None and after.chart == str(tmp_path / "charts" / "embedder")

@@ -22,7 +22,10 @@ from gpulint.model import Diagnostic
 
 Read = Callable[[str], "str | None"]
 DEFAULT_HOME = "charts"
-_parsed: dict[tuple[str, int], list[Entry]] = {}
+# Parsed kustomizations by path and text; which charts and values files exist is looked up on
+# every call (a later scan in the same process may see a chart appear).
+_parsed: dict[tuple[str, int], tuple[Any, dict[Path, int]]] = {}
+_MAX_PARSED = 512
 
 
 @dataclass
@@ -97,16 +100,17 @@ def entries(file: str, read: Read) -> list[Entry]:
         return []
     key = (os.path.abspath(file), hash(text))
     if key not in _parsed:
+        if len(_parsed) >= _MAX_PARSED:
+            _parsed.clear()
         docs, _ = values_tree.parse(file, text)
-        doc, lines = docs[0] if docs and isinstance(docs[0][0], dict) else ({}, {})
-        glob = doc.get("helmGlobals")
-        home = str(glob.get("chartHome") or DEFAULT_HOME) if isinstance(glob, dict) \
-            else DEFAULT_HOME
-        items = doc.get("helmCharts")
-        _parsed[key] = [_entry(file, i, item, home, lines)
-                        for i, item in enumerate(items if isinstance(items, list) else [])
-                        if isinstance(item, dict) and item.get("name")]
-    return _parsed[key]
+        _parsed[key] = docs[0] if docs and isinstance(docs[0][0], dict) else ({}, {})
+    doc, lines = _parsed[key]
+    glob = doc.get("helmGlobals")
+    home = str(glob.get("chartHome") or DEFAULT_HOME) if isinstance(glob, dict) else DEFAULT_HOME
+    items = doc.get("helmCharts")
+    return [_entry(file, i, item, home, lines)
+            for i, item in enumerate(items if isinstance(items, list) else [])
+            if isinstance(item, dict) and item.get("name")]
 
 
 def inputs(file: str, read: Read) -> list[str]:
