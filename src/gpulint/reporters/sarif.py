@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import PureWindowsPath
@@ -11,6 +10,7 @@ from urllib.parse import quote
 
 from gpulint import __version__
 from gpulint.load.containment import repository_root
+from gpulint.reporters.json import indented
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -209,4 +209,4 @@ def _notifications(report: dict[str, Any], root: str) -> list[dict[str, Any]]:
 def render(report: dict[str, Any], rules: list[dict[str, Any]], root: str | None = None) -> str:
     """SARIF 2.1.0 JSON text for ``report``; ``rules`` are all loaded rule mappings, ``root``
     the directory URIs are relative to (default: the git top level, see `source_root`)."""
-    return json.dumps(build(report, rules, root), indent=2, ensure_ascii=False) + "\n"
+    return indented(build(report, rules, root), ensure_ascii=False) + "\n"
