@@ -127,3 +127,46 @@ def test_values_file_outside_the_tree_is_not_read(tmp_path: Path) -> None:
     (res,) = result.resources
     assert "outside the scanned tree" in res.facts["gpu.count"].reason
     assert os.path.basename(res.path) == "main.tf"
+
+
+OLLAMA = '''variable "enable_gpu" {
+  type = bool
+}
+
+resource "helm_release" "ollama" {
+  name       = "ollama"
+  repository = "https://otwld.github.io/ollama-helm/"
+  chart      = "ollama"
+  namespace  = "ollama"
+  values = [<<-EOT
+    ollama:
+      models:
+        pull:
+          - llama3.1:8b
+    %{ if var.enable_gpu ~}
+    resources:
+      limits:
+        nvidia.com/gpu: 1
+    nodeSelector:
+      node.kubernetes.io/instance-type: g5.xlarge
+    %{ endif ~}
+    persistentVolume:
+      enabled: true
+  EOT
+  ]
+}
+'''
+
+
+def test_values_behind_an_unknown_directive_are_not_evaluated_never_dropped(
+        tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(OLLAMA)
+    (res,) = scan.run([str(tmp_path)], []).resources
+    assert res.address.startswith("helm_release.ollama")
+    assert any("variable enable_gpu has no default" in why for _, why in res.unknowns)
+    (tmp_path / "terraform.tfvars").write_text("enable_gpu = true\n")
+    (res,) = scan.run([str(tmp_path)], []).resources
+    assert res.facts["instance.type"] == "g5.xlarge"
+    assert res.facts["cost.monthly"] == pytest.approx(_on_demand("g5.xlarge") * 730, abs=0.01)
+    (tmp_path / "terraform.tfvars").write_text("enable_gpu = false\n")
+    assert scan.run([str(tmp_path)], []).resources == []

@@ -31,6 +31,8 @@ from gpulint.model import Diagnostic, Resource, Unknown
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.syntax import (
     Call,
+    Conditional,
+    ForExpr,
     GetAttr,
     Index,
     Literal,
@@ -93,6 +95,8 @@ def lenient(expr: Any, scope: Scope) -> Any:
         out = []
         for part in expr.parts:
             v = part if isinstance(part, str) else evaluate(part, scope)
+            if isinstance(v, Unknown) and _directive(part):
+                return v  # its text may be any YAML: a placeholder would not parse
             out.append(f"<{_text(part)}>" if isinstance(v, Unknown)
                        else v if isinstance(v, str) else _string(v))
         return "".join(out)
@@ -110,6 +114,15 @@ def lenient(expr: Any, scope: Scope) -> Any:
     if isinstance(expr, Call) and expr.name == "templatefile":
         return _templatefile(expr, scope)
     return evaluate(expr, scope)
+
+
+def _directive(part: Any) -> bool:
+    """A `%{ if }` (a conditional between templates) or `%{ for }` (a join over a for
+    expression) inside a template."""
+    if isinstance(part, Conditional):
+        return isinstance(part.then, Template) and isinstance(part.other, Template)
+    return isinstance(part, Call) and part.name == "join" and len(part.args) == 2 and \
+        isinstance(part.args[1], ForExpr)
 
 
 def _part(expr: Any, scope: Scope) -> Any:
