@@ -61,7 +61,9 @@ def test_jupyterhub_values_through_templatefile(scanned) -> None:
     assert nb.facts["k8s.namespace"] == "jupyterhub" and nb.facts["workload"] == "notebook"
     assert nb.facts["node_pool"] == "NodePool/g5-gpu-karpenter"  # linked by its selector
     assert nb.facts["gpu.model"] == "A10G" and nb.facts["shutdown"] == "schedule"  # culler
-    assert nb.facts["cost.monthly"] == pytest.approx(_on_demand("g5.xlarge") * HOURS, abs=0.01)
+    # The pool allows sizes 2xlarge, 4xlarge and 8xlarge only: the cheapest is g5.2xlarge.
+    assert nb.facts["instance.allowed"] == ["g5.2xlarge", "g5.4xlarge", "g5.8xlarge"]
+    assert nb.facts["cost.monthly"] == pytest.approx(_on_demand("g5.2xlarge") * HOURS, abs=0.01)
     # The values file is read with its release, not again on its own.
     assert not [r for r in result.resources if r.path.endswith("jupyterhub-values.yaml")]
     assert not [d for d in result.diagnostics if d.path.endswith("jupyterhub-values.yaml")]

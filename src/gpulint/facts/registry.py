@@ -163,6 +163,8 @@ FACTS: tuple[Fact, ...] = (
          "facts"),
     Fact("terraform.provider_regions.via", "string", "the NodePool those regions came from",
          "link"),
+    Fact("instance.allowed", "list", "the instance types a Karpenter NodePool's requirements "
+         "allow a pod linked to it (family, size, CPUs …), when they narrow them", "link"),
     Fact("cluster", "string", "the declared cluster a Kubernetes workload runs in", "link"),
     Fact("cluster.region", "string", "the region of that declared cluster, when it names one",
          "link"),
@@ -300,6 +302,7 @@ Facts = TypedDict("Facts", {
     "cost.unpriced": str,
     "cost.cloud": str, "cost.cloud_source": str, "cost.region": str,
     "terraform.provider_regions": dict[str, str], "terraform.provider_regions.via": str,
+    "instance.allowed": list[str],
     "cluster": str,
     "cluster.region": str,    "node.gpu_shortfall": str,
     "cost.hourly": float | _U, "cost.count": float | _U, "cost.hours": float,

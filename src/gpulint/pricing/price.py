@@ -156,6 +156,16 @@ def _k8s_price(res: Resource, opts: CostOptions) -> HourlyPrice | Unknown:
     if model.startswith("TPU-"):
         return _tpu_chip_price(model, gpus, region, how)
     need = max(1, math.ceil(gpus))
+    allowed = facts.get("instance.allowed")
+    if isinstance(allowed, list):  # a Karpenter pool that narrows sizes, families or CPUs
+        fits = [s for s in node_shapes(cloud, region, model, need, opts.overrides)
+                if s.name in allowed]
+        if not fits:
+            return Unknown(f"not priceable: the instance types its NodePool allows have no "
+                           f"{need} {model} GPUs in {region} ({', '.join(allowed) or 'none'})")
+        return fits[0].price.scaled(gpus / fits[0].gpu_count, (
+            f"{what}/{fits[0].gpu_count:g} GPUs of {fits[0].price.basis} (the cheapest {cloud} "
+            f"node with ≥ {need} {model} its NodePool allows; {how})"))
     shape = cheapest_shape(cloud, region, model, need, opts.overrides)
     if shape is None and facts.get("k8s.kind") == "NodePool":
         # A pool's GPU limit spans nodes: its GPUs at the share of the largest node there.

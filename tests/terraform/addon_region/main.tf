@@ -1,7 +1,8 @@
 # An EKS blueprint's add-ons: a Karpenter NodePool and a Triton server written as Helm values in
 # the inputs of a registry add-on module. The cluster is in the region of the configuration's
 # aws provider; the aliased provider that pins us-east-1 for ECR Public is not the cluster's.
-# The pods are priced in us-west-2, not in the catalog's default region.
+# The pods are priced in us-west-2, not in the catalog's default region, on the sizes the pool
+# allows.
 
 variable "region" {
   type    = string
@@ -51,6 +52,9 @@ module "data_addons" {
           - key: "karpenter.k8s.aws/instance-family"
             operator: In
             values: ["g5"]
+          - key: "karpenter.k8s.aws/instance-size"
+            operator: In
+            values: ["2xlarge", "4xlarge", "8xlarge", "12xlarge"]
           - key: "karpenter.sh/capacity-type"
             operator: In
             values: ["spot", "on-demand"]
@@ -85,4 +89,38 @@ module "data_addons" {
       EOT
     ]
   }
+}
+
+# The pool allows no g5.xlarge: one GPU lands on the cheapest size it allows,
+# g5.2xlarge us-west-2 spot 0.5068 × 1 × 730 = 369.96 (g5.xlarge would be 0.5326).
+# expect: address=kubectl_manifest.diffusion instance.type=- gpu.model=A10G capacity=spot cost.region=us-west-2 cost.monthly=369.96 node_pool=NodePool/g5-gpu-karpenter
+resource "kubectl_manifest" "diffusion" {
+  yaml_body = <<-YAML
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata:
+      name: diffusion
+      namespace: serving
+    spec:
+      replicas: 1
+      selector:
+        matchLabels: {app: diffusion}
+      template:
+        metadata:
+          labels: {app: diffusion}
+        spec:
+          nodeSelector:
+            NodeGroupType: g5-gpu-karpenter
+            type: karpenter
+          tolerations:
+            - key: nvidia.com/gpu
+              operator: Exists
+              effect: NoSchedule
+          containers:
+            - name: server
+              image: ghcr.io/example/diffusion:2.1
+              resources:
+                limits:
+                  nvidia.com/gpu: 1
+  YAML
 }

@@ -18,7 +18,12 @@ from gpulint.facts.kubernetes import clusters as declared_clusters
 from gpulint.facts.kubernetes import scope, shutdown_of
 from gpulint.facts.kubernetes.accelerators import Accelerators
 from gpulint.facts.kubernetes.kinds import dig, scalar
-from gpulint.facts.kubernetes.nodepool import capacity_of, one_model, set_one_model
+from gpulint.facts.kubernetes.nodepool import (
+    allowed_instances,
+    capacity_of,
+    one_model,
+    set_one_model,
+)
 from gpulint.facts.kubernetes.nodes import (
     NodeSelection,
     NodeTarget,
@@ -255,5 +260,8 @@ def _from_karpenter_pool(res: Resource, sel: NodeSelection, target: NodeTarget) 
         model = one_model(merged.choices)
         if model:
             set_one_model(res, model, acc)
+    allowed = allowed_instances(merged)
+    if allowed is not None and not isinstance(res.facts.get("instance.type"), str):
+        res.facts["instance.allowed"] = allowed  # priced on the cheapest of these
     if not str(res.facts.get("capacity.source", "")).startswith("node "):
         res.facts["capacity"], res.facts["capacity.source"] = capacity_of(target)

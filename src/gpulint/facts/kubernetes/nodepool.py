@@ -7,6 +7,7 @@ zero nodes; the pods linked to it (gpulint.linking) carry the cost.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from gpulint.facts.common import inherit_tags, shutdown_from_tags
@@ -119,6 +120,38 @@ def _limit(value: Any, key: str) -> Any:
     except ValueError:
         return Unknown(f"{key} limit {value!r} is not a whole number")
     return -(-n // CORES_PER_NEURON_DEVICE) if key == NEURON_CORE_KEY else n
+
+
+# Karpenter's well-known labels that narrow the instance types (AWS); read from an instance
+# type's name and size as Karpenter computes them (karpenter.sh/docs/reference/instance-types).
+_SHAPE_KEYS = (INSTANCE_TYPE_KEYS[0], KARPENTER_FAMILY, "karpenter.k8s.aws/instance-size",
+               "karpenter.k8s.aws/instance-category", "karpenter.k8s.aws/instance-generation",
+               "karpenter.k8s.aws/instance-cpu")
+_FAMILY = re.compile(r"([a-z]+)(\d+)")
+
+
+def _shape_labels(spec: Any) -> dict[str, str]:
+    family, _, size = spec.name.partition(".")
+    m = _FAMILY.match(family)
+    out = {INSTANCE_TYPE_KEYS[0]: spec.name, KARPENTER_FAMILY: family,
+           "karpenter.k8s.aws/instance-size": size}
+    if m:
+        out["karpenter.k8s.aws/instance-category"] = m.group(1)
+        out["karpenter.k8s.aws/instance-generation"] = m.group(2)
+    if spec.vcpus:
+        out["karpenter.k8s.aws/instance-cpu"] = f"{spec.vcpus:g}"
+    return out
+
+
+def allowed_instances(sel: NodeSelection) -> list[str] | None:
+    """The AWS instance types a Karpenter selection allows when its `In` requirements narrow
+    them by type, family, size, category, generation or CPUs; None when none of them does."""
+    wanted = {k: [v] for k, v in aws_aliases(sel.labels).items() if k in _SHAPE_KEYS}
+    wanted.update({k: v for k, v in aws_aliases(sel.choices).items() if k in _SHAPE_KEYS})
+    if not wanted:
+        return None
+    return sorted(s.name for s in catalog.instances("aws") if s.gpu_count >= 1 and all(
+        _shape_labels(s).get(k) in values for k, values in wanted.items()))
 
 
 def build_nodepool(obj: Any) -> Resource | None:
