@@ -334,7 +334,9 @@ def _release(path: str, i: int, rel: dict[str, Any], lines: dict[Path, int],
                                                 "info"))
         else:
             _values_file(release, file, scan.read(file) or "", scan, state)
-    overrides = helmfile_release.sets(rel, lines, i, release.line)
+    overrides, refused = helmfile_release.sets(rel, lines, i, release.line)
+    state.diagnostics.extend(Diagnostic(path, line, f"release {release.name}: {why}", "warning")
+                             for line, why in refused)
     if overrides is not None:
         release.inline.append((*overrides, path))
     return release

@@ -8,12 +8,9 @@ reader itself. Its `set:` entries apply over its values files, as `helm --set` d
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-import yaml
-
-from gpulint.load import gotmpl
+from gpulint.load import gotmpl, helm_set
 
 
 def templates(docs: list[Any]) -> dict[str, dict[str, Any]]:
@@ -72,60 +69,33 @@ def evaluate(rel: dict[str, Any], values: dict[str, Any], env: str) -> tuple[dic
     return out, left
 
 
+Overrides = tuple[dict[str, Any], dict[tuple[Any, ...], int]]  # values map, line of each path
+
+
 def sets(rel: dict[str, Any], lines: dict[tuple[Any, ...], int], index: int,
-         fallback: int) -> tuple[dict[str, Any], dict[tuple[Any, ...], int]] | None:
+         fallback: int) -> tuple[Overrides | None, list[tuple[int, str]]]:
     """The release's `set:` entries (`--set name=value`, after every values file) as one
-    values map with the line of each entry; `file:` entries (`--set-file`) are not read."""
+    values map with the line of each entry, and the entries Helm would refuse (line, why);
+    `file:` entries (`--set-file`) are not read."""
     entries = rel.get("set")
     tree: dict[str, Any] = {}
     where: dict[tuple[Any, ...], int] = {}
+    refused: list[tuple[int, str]] = []
     for j, entry in enumerate(entries if isinstance(entries, list) else []):
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
             continue
         if "value" in entry:
-            value = _scalar(entry["value"])
+            value = helm_set.scalar(entry["value"])
         elif isinstance(entry.get("values"), list):
-            value = [_scalar(v) for v in entry["values"]]
+            value = helm_set.scalar(entry["values"])
         else:
             continue
-        path = set_path(entry["name"])
-        tree = _put(tree, path, value)
-        where[path] = lines.get(("releases", index, "set", j), fallback)
-    return (tree, where) if tree else None
-
-
-def set_path(name: str) -> tuple[Any, ...]:
-    """Helm's `--set` key: dots separate keys (`\\.` is a dot), `[i]` indexes a list."""
-    out: list[Any] = []
-    for part in re.split(r"(?<!\\)\.", name):
-        m = re.fullmatch(r"(.*?)((?:\[\d+\])*)", part.replace("\\.", "."))
-        key, indexes = (m.group(1), m.group(2)) if m else (part, "")
-        if key:
-            out.append(key)
-        out += [int(i) for i in re.findall(r"\[(\d+)\]", indexes)]
-    return tuple(out)
-
-
-def _put(tree: Any, path: tuple[Any, ...], value: Any) -> Any:
-    if not path:
-        return value
-    head, rest = path[0], path[1:]
-    if isinstance(head, int):
-        items = list(tree) if isinstance(tree, list) else []
-        items += [None] * (head + 1 - len(items))
-        items[head] = _put(items[head], rest, value)
-        return items
-    node = dict(tree) if isinstance(tree, dict) else {}
-    node[head] = _put(node.get(head), rest, value)
-    return node
-
-
-def _scalar(value: Any) -> Any:
-    """A `--set` value is read as a YAML scalar: `"2"` is the number 2."""
-    if not isinstance(value, str):
-        return value
-    try:
-        parsed = yaml.safe_load(value)
-    except yaml.YAMLError:
-        return value
-    return parsed if isinstance(parsed, (str, int, float, bool)) else value
+        line = lines.get(("releases", index, "set", j), fallback)
+        try:
+            path = helm_set.path(entry["name"])
+        except helm_set.Refused as e:
+            refused.append((line, f"set {entry['name']!r} not applied: {e}"))
+            continue
+        tree = helm_set.put(tree, path, value)
+        where[path] = line
+    return ((tree, where) if tree else None), refused

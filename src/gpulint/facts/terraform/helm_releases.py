@@ -19,8 +19,8 @@ from gpulint.facts.terraform.helm_tf import (
     documents,
     lenient,
     sensitive_entries,
-    typed,
 )
+from gpulint.load import helm_set
 from gpulint.load import values as values_reader
 from gpulint.model import Unknown
 from gpulint.terraform.expressions import Scope, evaluate
@@ -41,7 +41,8 @@ def _sets(entries: Any, line: int) -> list[tuple[str, Any, int]]:
     for entry in entries if isinstance(entries, list) else []:
         if isinstance(entry, dict) and isinstance(entry.get("name"), str) \
                 and not isinstance(entry.get("value"), Unknown):
-            out.append((entry["name"], typed(entry.get("value"), entry.get("type")), line))
+            out.append((entry["name"], helm_set.scalar(entry.get("value"),
+                                                       entry.get("type") == "string"), line))
     return out
 
 

@@ -20,13 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
+from gpulint.load import helm_set, values_tree
 from gpulint.load import values as values_reader
-from gpulint.load import values_tree
 from gpulint.load.kubernetes import K8sObject
-from gpulint.load.kubernetes import safe_load as safe_yaml
-from gpulint.load.values_tree import Path, Values
+from gpulint.load.values_tree import Values
 from gpulint.model import Diagnostic, Resource, Unknown
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.syntax import (
@@ -208,43 +205,6 @@ def documents(expr: Any, scope: Scope, path: str, line: int, lines: list[str]) -
     return out
 
 
-def _set_path(name: str) -> Path:
-    """Helm's `--set` key: dots separate keys (`\\.` is a dot), `[i]` indexes a list."""
-    out: list[Any] = []
-    for part in re.split(r"(?<!\\)\.", name):
-        m = re.fullmatch(r"(.*?)((?:\[\d+\])*)", part.replace("\\.", "."))
-        key, indexes = (m.group(1), m.group(2)) if m else (part, "")
-        if key:
-            out.append(key)
-        out += [int(i) for i in re.findall(r"\[(\d+)\]", indexes)]
-    return tuple(out)
-
-
-def _put(tree: Any, path: Path, value: Any) -> Any:
-    if not path:
-        return value
-    head, rest = path[0], path[1:]
-    if isinstance(head, int):
-        items = list(tree) if isinstance(tree, list) else []
-        items += [None] * (head + 1 - len(items))
-        items[head] = _put(items[head], rest, value)
-        return items
-    node = dict(tree) if isinstance(tree, dict) else {}
-    node[head] = _put(node.get(head), rest, value)
-    return node
-
-
-def typed(value: Any, type_: Any) -> Any:
-    """`set` values are strings; Helm reads them as YAML scalars unless typed "string"."""
-    if not isinstance(value, str) or type_ == "string":
-        return value
-    try:
-        parsed = safe_yaml(value)
-    except yaml.YAMLError:
-        return value
-    return parsed if isinstance(parsed, (str, int, float, bool)) else value
-
-
 # Keys under which a `set_sensitive` value shapes what a pod asks for and where it runs. Other
 # sensitive values (passwords, tokens, env) are not applied: no secret reaches a fact or message.
 _SCHEDULING = frozenset({"resources", "nodeSelector", "tolerations", "affinity", "replicaCount",
@@ -259,7 +219,10 @@ def sensitive_entries(entries: list[tuple[str, Any, int]]) -> list[tuple[str, An
     count that is not a number is kept as a placeholder, so a message never quotes it."""
     out = []
     for name, value, line in entries:
-        path = _set_path(name)
+        try:
+            path = helm_set.path(name)
+        except helm_set.Refused:
+            continue  # reported where the sets are applied
         if not any(isinstance(p, str) and p in _SCHEDULING for p in path):
             continue
         last = str(path[-1]) if path else ""
@@ -286,8 +249,13 @@ def to_values(release: Release, read: ReadText) -> tuple[Values, list[Diagnostic
         elif isinstance(doc.value, dict):
             values_tree.add(values, doc.path, doc.value, {(): doc.line})
     for name, value, line in release.sets:
-        path = _set_path(name)
-        tree = _put(values.tree, path, value)
+        try:
+            path = helm_set.path(name)
+        except helm_set.Refused as e:
+            diags.append(Diagnostic(release.path, line, f"{release.label}: set {name!r} not "
+                                    f"applied: {e}", "warning"))
+            continue
+        tree = helm_set.put(values.tree, path, value)
         values.tree = tree if isinstance(tree, dict) else values.tree
         values.where[path] = (release.path, line)
     return values, diags
