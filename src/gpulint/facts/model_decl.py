@@ -54,6 +54,7 @@ _SERVER_IMAGES = (("vllm/vllm-openai", "vllm"), ("rocm/vllm", "vllm"),
                   ("huggingface/text-generation-inference", "text-generation-launcher"),
                   ("lmsysorg/sglang", "sglang"), ("nvidia/tritonserver", "tritonserver"),
                   ("openmmlab/lmdeploy", "lmdeploy"), ("ollama/ollama", "ollama"))
+_GOOGLE_TGI_DLC = "huggingface-text-generation-inference-"
 _LLAMA_CPP_IMAGES = ("ggerganov/llama.cpp", "ggml-org/llama.cpp")
 
 
@@ -100,6 +101,11 @@ def server_from_image(image: Any) -> str | None:
     for suffix, server in _SERVER_IMAGES:
         if repo == suffix or repo.endswith("/" + suffix):
             return server
+    # Google's Hugging Face DLCs put the CUDA and Python versions in the repository name
+    # (deeplearning-platform-release/gcr.io/huggingface-text-generation-inference-cu121.2-2…).
+    if "/deeplearning-platform-release/" in repo \
+            and repo.rsplit("/", 1)[-1].startswith(_GOOGLE_TGI_DLC):
+        return "text-generation-launcher"
     if any(repo == r or repo.endswith("/" + r) for r in _LLAMA_CPP_IMAGES) \
             and tag.lower().startswith("server"):
         return "llama-server"
