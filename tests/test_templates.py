@@ -223,3 +223,52 @@ def test_chart_without_helm_still_scans_plain_manifests_outside_templates(
     assert _notes(result) == ["chart not rendered (no Helm renderer: put helm on PATH or pip "
                               "install 'gpulint[helm]'); read 0 GPU requests from its values"]
     assert [r.path for r in result.resources] == [str(chart / "examples" / "gpu-deployment.yaml")]
+
+
+RAY_SERVICE = textwrap.dedent("""\
+    apiVersion: ray.io/v1
+    kind: RayService
+    metadata:
+      name: vllm
+      namespace: rayserve-vllm
+    spec:
+      rayClusterConfig:
+        headGroupSpec:
+          template:
+            spec:
+              containers:
+                - name: head
+                  image: rayproject/ray-ml:2.33.0-py311
+        workerGroupSpecs:
+          - groupName: gpu-group
+            replicas: 1
+            minReplicas: 1
+            maxReplicas: 2
+            template:
+              spec:
+                nodeSelector:
+                  node.kubernetes.io/instance-type: g5.2xlarge
+                containers:
+                  - name: worker
+                    image: rayproject/ray-ml:2.33.0-py311
+                    resources:
+                      limits:
+                        nvidia.com/gpu: 1
+    """)
+
+
+@pytest.mark.skipif(helm.available() is None, reason="needs helm or helm-python-sdk")
+def test_a_rendered_chart_still_scans_manifests_beside_its_templates(tmp_path: Path) -> None:
+    chart = _chart(tmp_path)
+    (chart / "templates" / "deployment.yaml").write_text(RENDERED.replace(
+        "name: llm-llm", "name: {{ .Release.Name }}-llm").split("\n", 2)[2])
+    # A manifest applied with kubectl beside the chart: Helm never installs it, a user does.
+    (chart / "ray-service-vllm.yaml").write_text(RAY_SERVICE)
+    # Chart-testing values (ci/) are not a deployment: never read as values.
+    (chart / "ci").mkdir()
+    (chart / "ci" / "gpu-values.yaml").write_text("resources:\n  limits:\n    nvidia.com/gpu: 4\n")
+    result = scan.run([str(tmp_path)], [])
+    found = sorted((Path(r.path).relative_to(chart).as_posix(), r.address)
+                   for r in result.resources)
+    assert found == [("ray-service-vllm.yaml", "RayService/rayserve-vllm/vllm/workers/gpu-group"),
+                     ("templates/deployment.yaml", "Deployment/llm-llm")]

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 HELM_KEYS = ("helmCharts", "helmGlobals", "helmChartInflationGenerator")
 # templates.py's chart renderer and skipper, handed in (templates imports this module).
 RenderChart = Callable[..., bool]
-SkipChart = Callable[[str, list[str], bool, set[str]], None]
+SkipChart = Callable[[str, list[str], set[str]], None]
 
 
 @dataclass
@@ -259,11 +259,11 @@ def unbuilt(files: list[str], paths: list[str], plan: TemplatePlan, read: Read,
                                                    "from its values",
                                                    plan.unrendered if why else "info"))
             elif _mentions_gpu(e, read):
-                rendered = render_chart(e.chart, e.release, e.namespace, [],
+                render_chart(e.chart, e.release, e.namespace, [],
                                         documents(e, read, diags), plan, read)
                 plan.diagnostics.extend(diags)
-                skip_chart(e.chart, paths, rendered, plan.skip)
+                skip_chart(e.chart, paths, plan.skip)
                 continue
             if e.chart is not None:
-                skip_chart(e.chart, paths, False, plan.skip)
+                skip_chart(e.chart, paths, plan.skip)
 

@@ -126,15 +126,17 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
     return False
 
 
-def _skip_chart(root: str, paths: list[str], rendered: bool, skip: set[str]) -> None:
-    """A rendered chart's files are not scanned again. Unrendered, its templates, subcharts and
-    values files are skipped, and plain manifests elsewhere in it (examples, static files) are
-    scanned as they are."""
+# A chart's own folders: templates, subcharts, CRDs installed as they are, chart-testing values.
+_CHART_DIRS = ("templates", "charts", "crds", "ci")
+
+
+def _skip_chart(root: str, paths: list[str], skip: set[str]) -> None:
+    """A chart's templates, subcharts, CRDs, test values and values files are not scanned one by
+    one (its objects come from its render, or its values are read); plain manifests elsewhere in
+    it (examples, a manifest applied with kubectl beside the chart) are scanned as they are,
+    rendered or not: Helm never installs them."""
     inside = [p for p in paths if _under(p, root)]
-    if rendered:
-        skip.update(inside)
-        return
-    hidden = [os.path.join(root, d) for d in ("templates", "charts")]
+    hidden = [os.path.join(root, d) for d in _CHART_DIRS]
     skip.update(p for p in inside if any(_under(p, h) for h in hidden)
                 or os.path.basename(p).startswith("values"))
 
@@ -184,9 +186,9 @@ def _helmfiles(paths: list[str], charts: list[str], out: TemplatePlan,
         if rel.local_chart is not None:
             root = next(c for c in charts if os.path.abspath(c) == rel.local_chart)
             used_charts.add(rel.local_chart)
-            rendered = _chart(root, rel.name, rel.namespace, rel.values_files, rel.inline,
+            _chart(root, rel.name, rel.namespace, rel.values_files, rel.inline,
                               out, read)
-            _skip_chart(root, paths, rendered, out.skip)
+            _skip_chart(root, paths, out.skip)
         else:
             full, _ = _values_of(None, rel.values_files, rel.inline, read, out.diagnostics)
             where = f"environment {deployed.variant}: " if deployed.variant else ""
@@ -284,9 +286,9 @@ def plan(files: list[SourceFile], helm_values: list[str],
         values = given + (_configured_values(cfg.values, out) if cfg is not None else [])
         release = (cfg.release if cfg is not None else None) or \
             os.path.basename(os.path.abspath(root)) or "release"
-        rendered = _chart(root, release, cfg.namespace if cfg is not None else None, values, [],
+        _chart(root, release, cfg.namespace if cfg is not None else None, values, [],
                           out, read)
-        _skip_chart(root, paths, rendered, out.skip)
+        _skip_chart(root, paths, out.skip)
     kustomize_builds.build([r for r in kusts if not any(_under(r, c) for c in charts)], paths,
                            out, read, cache)
     kustomize_helm.unbuilt(kust_files, paths, out, read, _chart, _skip_chart)
