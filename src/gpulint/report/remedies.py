@@ -20,6 +20,9 @@ _FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for
      "declare the cluster and its GPU node pools under `clusters:` in the configuration (a "
      "pod that picks nodes by tolerations is priced from them), or add a nodeSelector naming "
      "the node type (node.kubernetes.io/instance-type or a GPU label)"),
+    (r"links it to no single node pool",
+     "scan the node pools with the workload (a directory holding both), or declare the "
+     "cluster's GPU node pools and their labels under `clusters:` in the configuration"),
     (r"nothing names the cloud",
      "declare the cluster it runs in under `clusters:` (cloud, region, node pools; one with "
      "no paths is the default for every manifest), or add a cloud's node label "

@@ -183,6 +183,10 @@ def set_hardware(res: Resource, sel: NodeSelection, acc: Accelerators) -> None:
     elif acc.kind == "mig":
         model = Unknown(f"MIG profile {acc.mig_profile} exists on several GPUs (A100-80GB, H100); "
                         "no node selector names the GPU")
+    elif labels:  # a pool's own label (NodeGroupType=…, a pool name): only a linked pool says
+        keys = sorted(labels)  # keys only: one grouped cause for every pool name
+        model = Unknown(f"its {sel.where(keys[0])} ({', '.join(keys[:3])}) names no instance "
+                        "type or GPU model, and links it to no single node pool of its project")
     else:
         model = Unknown("no node selector or required affinity names an instance type or GPU model")
     _set_model(res, model, acc, None)
