@@ -274,7 +274,16 @@ def _yaml(rng: random.Random) -> Files:
 
 def _structure(rng: random.Random) -> Files:
     kind = rng.choice(["self", "cycle", "dup", "directives", "heredoc", "tfjson", "kustomize",
-                       "many", "dynamic"])
+                       "many", "dynamic", "helm-set"])
+    if kind == "helm-set":  # a --set list index Helm refuses: must not grow a list to it
+        index = rng.choice([70_000, 900_000_000])
+        return {"release.tf": _tf('resource "helm_release" "x" {\n  name  = "x"\n'
+                                  '  chart = "vllm-stack"\n  set {\n    name  = '
+                                  f'"servingEngineSpec.modelSpec[{index}].requestGPU"\n'
+                                  '    value = "1"\n  }\n}'),
+                "helmfile.yaml": ("releases:\n  - name: chat\n    chart: vllm/vllm-stack\n"
+                                  "    set:\n      - name: servingEngineSpec.modelSpec"
+                                  f"[{index}].requestGPU\n        value: 1\n").encode()}
     if kind == "self":
         return {"self.tf": _tf('module "me" {\n  source = "./"\n  count = 3\n}')}
     if kind == "cycle":
