@@ -236,21 +236,13 @@ def _heredoc(token: Any, trim: bool) -> Expr:
         if parts[0].startswith("an interpolation"):
             raise HclSyntaxError(parts[0], first_line + parts[1])
         return Unsupported(f"template with {parts[0]} (line {first_line + parts[1]})")
-    out: list[str | Mark] = []
-    for part in parts:
-        if isinstance(part, str):
-            out.append(part)
-            continue
-        expr = None
-        if part.source:
-            try:
-                expr = body(parse_tree(f"x = {part.source}\n")).attributes["x"].expr
-            except HclSyntaxError as e:
-                what = "interpolation" if part.kind == "interp" else "directive"
-                raise HclSyntaxError(f"in a heredoc {what}: {e}",
-                                     first_line + part.line) from None
-        out.append(Mark(part.kind, expr, first_line + part.line, part.strip_left,
-                        part.strip_right, part.names))
+    try:
+        out = template.marks(
+            parts, lambda source: body(parse_tree(f"x = {source}\n")).attributes["x"].expr,
+            first_line)
+    except template.PieceError as e:
+        what = "interpolation" if e.kind == "interp" else "directive"
+        raise HclSyntaxError(f"in a heredoc {what}: {e}", e.line) from None
     try:
         return template.build(out)
     except HclSyntaxError as e:

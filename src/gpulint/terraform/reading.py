@@ -14,7 +14,6 @@ from gpulint.model import Unknown
 from gpulint.terraform import bounds, heredoc, template
 from gpulint.terraform.parser import parse_expression
 from gpulint.terraform.syntax import Expr, HclSyntaxError
-from gpulint.terraform.template import Mark
 
 
 def _read(fn: str, args: list[Any], scope: Any, how: Callable[[Any, str], Any]) -> Any:
@@ -80,17 +79,10 @@ def _render(text: str, names: dict[str, Any], path: str) -> Template | Unknown:
     parts = heredoc.split(text)
     if isinstance(parts, tuple):
         return Unknown(f"templatefile() {path} line {parts[1] + 1}: {parts[0]}")
-    tokens: list[str | Mark] = []
-    for part in parts:
-        if isinstance(part, str):
-            tokens.append(part)
-            continue
-        try:
-            expr = parse_expression(part.source) if part.source else None
-        except HclSyntaxError as e:
-            return Unknown(f"templatefile() {path} line {part.line + 1}: {e}")
-        tokens.append(Mark(part.kind, expr, part.line + 1, part.strip_left, part.strip_right,
-                           part.names))
+    try:
+        tokens = template.marks(parts, parse_expression, 1)
+    except template.PieceError as e:
+        return Unknown(f"templatefile() {path} line {e.line}: {e}")
     try:
         return Template(template.build(tokens), dict(names))
     except HclSyntaxError as e:

@@ -11,8 +11,11 @@ directives are nested, as Terraform does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from gpulint.terraform.heredoc import Piece
 from gpulint.terraform.syntax import (
     Call,
     Conditional,
@@ -40,6 +43,32 @@ class Mark:
     names: tuple[str, ...] = ()  # a for directive's key and value names, or its value name
 
 
+def marks(pieces: list[str | Piece], parse: Callable[[str], Expr],
+          first_line: int) -> list[str | Mark]:
+    """Split template text (heredoc.split) as build() takes it: each interpolation and directive
+    parsed by `parse`, at its line of the file. A syntax error in one is a PieceError."""
+    out: list[str | Mark] = []
+    for piece in pieces:
+        if isinstance(piece, str):
+            out.append(piece)
+            continue
+        try:
+            expr = parse(piece.source) if piece.source else None
+        except HclSyntaxError as e:
+            raise PieceError(piece.kind, first_line + piece.line, e) from None
+        out.append(Mark(piece.kind, expr, first_line + piece.line, piece.strip_left,
+                        piece.strip_right, piece.names))
+    return out
+
+
+class PieceError(Exception):
+    """A syntax error in one interpolation or directive of a template."""
+
+    def __init__(self, kind: str, line: int, error: HclSyntaxError) -> None:
+        super().__init__(str(error))
+        self.kind, self.line = kind, line
+
+
 def build(tokens: list[str | Mark]) -> Expr:
     """The expression of a template; HclSyntaxError for a directive without its end (or an
     end without its directive)."""
@@ -50,18 +79,7 @@ def build(tokens: list[str | Mark]) -> Expr:
 
 
 def _stripped(tokens: list[str | Mark]) -> list[str | Mark]:
-    out: list[str | Mark] = []
-    run: list[str] = []
-    for t in tokens:  # adjacent literals as one (joined once), so a marker strips them all
-        if isinstance(t, str):
-            run.append(t)
-            continue
-        if run:
-            out.append("".join(run))
-            run = []
-        out.append(t)
-    if run:
-        out.append("".join(run))
+    out: list[str | Mark] = _joined(tokens)  # adjacent literals as one: a marker strips all
     for i, t in enumerate(out):
         if isinstance(t, str):
             continue
@@ -129,21 +147,28 @@ def _directive(tokens: list[str | Mark], i: int, t: Mark, depth: int) -> tuple[E
     return Call("join", (Literal(""), loop)), i
 
 
+def _joined(items: list[Any]) -> list[Any]:
+    """Runs of adjacent text joined, each once (appending piece by piece was quadratic); other
+    items (markers, expressions) kept in place."""
+    out: list[Any] = []
+    run: list[str] = []
+    for item in items:
+        if isinstance(item, str):
+            run.append(item)
+            continue
+        if run:
+            out.append("".join(run))
+            run = []
+        out.append(item)
+    if run:
+        out.append("".join(run))
+    return out
+
+
 def _template(parts: list[str | Expr], collapse: bool = False) -> Expr:
     """Parts as one node; with `collapse`, a lone interpolation is its own value (`"${n}"` is
     the number n, as in Terraform), and text alone a literal."""
-    merged: list[str | Expr] = []
-    run: list[str] = []
-    for p in parts:  # runs of text joined once (appending each piece was quadratic)
-        if isinstance(p, str):
-            run.append(p)
-            continue
-        if run:
-            merged.append("".join(run))
-            run = []
-        merged.append(p)
-    if run:
-        merged.append("".join(run))
+    merged: list[str | Expr] = _joined(parts)
     if collapse and not merged:
         return Literal("")
     if collapse and len(merged) == 1:
