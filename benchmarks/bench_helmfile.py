@@ -19,12 +19,13 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from processes import scan_argv, scan_env, timed  # noqa: E402
+
 ENVS = {"dev": ("g6.xlarge", 1, 1), "staging": ("g6.xlarge", 1, 1),
         "prod": ("g6e.12xlarge", 4, 2)}
 VALUES = """servingEngineSpec:
@@ -72,12 +73,6 @@ def generate(root: str, teams: int, releases: int) -> None:
             fh.write("\n".join(lines) + "\n")
 
 
-def _time(cmd: list[str], env: dict[str, str]) -> tuple[float, str]:
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
-    return time.perf_counter() - start, proc.stdout
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--teams", type=int, default=40)
@@ -90,15 +85,12 @@ def main() -> None:
     repo = os.path.join(work, "repo")
     shutil.rmtree(repo, ignore_errors=True)
     generate(repo, args.teams, args.releases)
-    env = {**os.environ, "PYTHONPATH": args.src,
-           "PYTHONPYCACHEPREFIX": os.path.join(work, "pycache")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    scan = [sys.executable, "-m", "gpulint", "scan", repo, "--format", "json", "--fail-on",
-            "never", "--jobs", "1", "--no-cache"]
-    _time(scan, env)  # fills the bytecode cache, as an installed package has it
+    env = scan_env(args.src, work)
+    scan = [*scan_argv(repo), "--no-cache"]
+    timed(scan, env)  # fills the bytecode cache, as an installed package has it
     runs, found = [], ""
     for _ in range(args.runs):
-        seconds, found = _time(scan, env)
+        seconds, found = timed(scan, env)
         runs.append(seconds)
     report = json.loads(found)
     print(f"{args.teams} helmfiles x {len(ENVS)} environments, {args.teams * args.releases} "

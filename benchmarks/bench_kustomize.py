@@ -21,10 +21,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from processes import scan_argv, scan_env, timed  # noqa: E402
 from run import _PARSE_ONLY  # noqa: E402
 
 ENVS = ("dev", "staging", "prod", "eu", "us", "canary", "perf", "qa")
@@ -111,12 +111,6 @@ spec:
                          f"spec:\n  replicas: {e + 1}\n")
 
 
-def _time(argv: list[str], env: dict[str, str]) -> tuple[float, str]:
-    t = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
-    return time.perf_counter() - t, done.stdout
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--apps", type=int, default=10)
@@ -130,21 +124,16 @@ def main() -> None:
     repo = os.path.join(work, "repo")
     shutil.rmtree(repo, ignore_errors=True)
     generate(repo, args.apps, args.overlays, args.crd_kb)
-    # Cached bytecode, as an installed package has (benchmarks/run.py does the same): one
-    # unmeasured scan fills it.
-    env = {**os.environ, "PYTHONPATH": args.src,
-           "PYTHONPYCACHEPREFIX": os.path.join(work, "pycache")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    scan = [sys.executable, "-m", "gpulint", "scan", repo, "--format", "json", "--fail-on",
-            "never", "--jobs", "1"]
-    _time([*scan, "--no-cache"], env)
+    env = scan_env(args.src, work)
+    scan = scan_argv(repo)
+    timed([*scan, "--no-cache"], env)
     cold, warm, parse, found = [], [], [], ""
     for r in range(args.runs):
         cache = os.path.join(work, f"cache{r}")
         shutil.rmtree(cache, ignore_errors=True)
-        seconds, out = _time(scan, {**env, "GPULINT_CACHE_DIR": cache})
+        seconds, out = timed(scan, {**env, "GPULINT_CACHE_DIR": cache})
         cold.append(seconds)
-        warm.append(_time(scan, {**env, "GPULINT_CACHE_DIR": cache})[0])
+        warm.append(timed(scan, {**env, "GPULINT_CACHE_DIR": cache})[0])
         parse.append(float(subprocess.run([sys.executable, "-c", _PARSE_ONLY, repo],
                                           capture_output=True, text=True, check=True).stdout))
         found = out
