@@ -163,13 +163,19 @@ def shadow(root: str, files: list[str], read: Callable[[str], str | None],
     texts = {f: read(f) or "" for f in files}
     if not any(_CRD.search(t) for t in texts.values()):
         return None
-    common = os.path.commonpath([os.path.abspath(root)] + [os.path.abspath(f) for f in files])
+    return copy_inputs(texts, [root], into)[0]
+
+
+def copy_inputs(texts: dict[str, str], roots: list[str], into: str) -> list[str]:
+    """Write each input less its CRDs under `into`, at its place relative to the directory
+    holding every input and root; the copy of each root."""
+    common = os.path.commonpath([os.path.abspath(p) for p in [*roots, *texts]])
     for path, text in texts.items():
         target = os.path.join(into, os.path.relpath(os.path.abspath(path), common))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with open(target, "w", encoding="utf-8") as fh:
             fh.write(without_crds(text))
-    return os.path.join(into, os.path.relpath(os.path.abspath(root), common))
+    return [os.path.join(into, os.path.relpath(os.path.abspath(r), common)) for r in roots]
 
 
 def builder() -> tuple[list[str], str] | None:

@@ -93,19 +93,13 @@ def _umbrella(jobs: list[Job], argv: list[str],
     files = sorted({f for _, fs in jobs for f in fs})
     texts = {f: read(f) or "" for f in files}
     salt = _salt(list(texts.values()))
-    common = os.path.commonpath([os.path.abspath(p) for p in files + [r for r, _ in jobs]])
     with tempfile.TemporaryDirectory(prefix="gpulint-kustomize-") as tmp:
-        tree, top = os.path.join(tmp, "tree"), os.path.join(tmp, "umbrella")
+        top = os.path.join(tmp, "umbrella")
         try:
-            for path, text in texts.items():
-                target = os.path.join(tree, os.path.relpath(os.path.abspath(path), common))
-                os.makedirs(os.path.dirname(target), exist_ok=True)
-                with open(target, "w", encoding="utf-8") as fh:
-                    fh.write(kustomize.without_crds(text))
-            for i, (root, _) in enumerate(jobs):
+            copies = kustomize.copy_inputs(texts, [r for r, _ in jobs], os.path.join(tmp, "tree"))
+            for i, copy in enumerate(copies):
                 wrapper = os.path.join(top, f"w{i}")
                 os.makedirs(wrapper)
-                copy = os.path.join(tree, os.path.relpath(os.path.abspath(root), common))
                 with open(os.path.join(wrapper, "kustomization.yaml"), "w",
                           encoding="utf-8") as fh:
                     fh.write(_wrapper(os.path.relpath(copy, wrapper), salt, i))
