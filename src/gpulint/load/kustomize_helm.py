@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 HELM_KEYS = ("helmCharts", "helmGlobals", "helmChartInflationGenerator")
 # templates.py's chart renderer and skipper, handed in (templates imports this module).
-RenderChart = Callable[..., bool]
+RenderChart = Callable[..., None]
 SkipChart = Callable[[str, list[str], set[str]], None]
 
 

@@ -84,8 +84,8 @@ def _values_of(root: str | None, files: list[str],
 
 def _chart(root: str, release: str, namespace: str | None, values_files: list[str],
            inline: list[helmfile.Inline], plan: TemplatePlan,
-           read: Callable[[str], str | None]) -> bool:
-    """Render a local chart (True); when it cannot be, read its GPU requests from its values."""
+           read: Callable[[str], str | None]) -> None:
+    """Render a local chart; when it cannot be, read its GPU requests from its values."""
     chart_file = os.path.join(root, "Chart.yaml")
     full, over = _values_of(root, values_files, inline, read, plan.diagnostics)
     files = list(values_files)
@@ -118,12 +118,11 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
         for dep in _missing_dependencies(root, read):
             _from_values(full, release, namespace, chart_file, f"dependency {dep} is not in the "
                          "chart's charts/ directory, not rendered", plan, (dep,))
-        return True
+        return
     why = (f"{rendered.renderer} failed: {rendered.error}" if rendered is not None else
            "no Helm renderer: put helm on PATH or pip install 'gpulint[helm]'")
     _from_values(full, release, namespace, chart_file, f"chart not rendered ({why})", plan,
                  severity=plan.unrendered)
-    return False
 
 
 # A chart's own folders: templates, subcharts, CRDs installed as they are, chart-testing values.
