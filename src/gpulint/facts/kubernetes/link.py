@@ -117,8 +117,9 @@ def _name(obj: K8sObject) -> str:
 def _nearest(path: str, scalers: list[tuple[K8sObject, tuple[Any, Any, Any]]]
              ) -> list[tuple[K8sObject, tuple[Any, Any, Any]]]:
     """The autoscalers whose files share the deepest directory with the workload's file."""
+    here = os.path.dirname(os.path.abspath(path))
+
     def depth(obj: K8sObject) -> int:
-        here = os.path.dirname(os.path.abspath(path))
         there = os.path.dirname(os.path.abspath(obj.path))
         return len(os.path.commonpath([here, there]).split(os.sep))
     best = max((depth(obj) for obj, _ in scalers), default=0)
