@@ -15,8 +15,8 @@ import sys
 import tempfile
 import time
 
-from gpulint.derive import fit as rightsizing
 from gpulint import pipeline as scan
+from gpulint.derive import fit as rightsizing
 from gpulint.ruleset import load_rules
 
 TYPES = ("p4d.24xlarge", "g5.12xlarge", "p3.8xlarge", "g6e.xlarge", "g4dn.xlarge", "p5.48xlarge")

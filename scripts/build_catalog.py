@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build src/gpulint/data/gpu_catalog.json from SkyPilot-format price tables.
 
-The derivation lives in the package (gpulint.pricing.catalog_build), so the bundled catalog and
+The derivation lives in the package (gpulint.catalog_build.build), so the bundled catalog and
 the one `gpulint catalog update` installs come from the same code. The tables, their
 provenance (sources.json) and the GPU memory they leave blank (memory_fill.csv) are checked in
 under tests/data/catalog_tables/.
@@ -18,9 +18,10 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "src"))
 
-from gpulint.pricing.catalog_build import BuildError, from_directory, render
-from gpulint.pricing.catalog_consistency import with_markdown
-from gpulint.pricing.catalog_tables import TableError
+from gpulint.catalog_build.build import from_directory, render
+from gpulint.catalog_build.common import BuildError
+from gpulint.catalog_build.consistency import with_markdown
+from gpulint.catalog_build.tables import TableError
 
 DEFAULT_TABLES = REPO_ROOT / "tests" / "data" / "catalog_tables"
 DEFAULT_OUT = REPO_ROOT / "src" / "gpulint" / "data" / "gpu_catalog.json"

@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 
 from gpulint import pipeline as scan
+from gpulint.config.cost import CostOptions
 from gpulint.config.settings import Settings
 from gpulint.pricing import catalog
-from gpulint.pricing.price import CostOptions
 from gpulint.ruleset import load_rules
 
 SERVE = os.path.join(os.path.dirname(__file__), "rules", "gpu-model-does-not-fit", "serve.yaml")

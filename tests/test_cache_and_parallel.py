@@ -199,7 +199,7 @@ def test_concurrent_runs_share_the_cache_safely(repo: str, tmp_path: Any) -> Non
 
 
 def test_each_file_is_read_and_parsed_once(repo: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gpulint.load import source
+    from gpulint.files import text as source
 
     parsed: list[bytes] = []
     reads: list[str] = []

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from gpulint.catalog_build.build import from_directory, render
 from gpulint.pricing import catalog
-from gpulint.pricing.catalog_build import from_directory, render
 
 REPO = Path(__file__).resolve().parent.parent
 CATALOG_FILE = REPO / "src" / "gpulint" / "data" / "gpu_catalog.json"

@@ -6,15 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from gpulint.pricing.catalog_build import (
-    BuildError,
-    Known,
-    Notes,
-    derive,
-    from_directory,
-)
-from gpulint.pricing.catalog_gcp import build_gcp, tpu_chips
-from gpulint.pricing.catalog_tables import TableError, gpu_memory_mib, parse
+from gpulint.catalog_build.build import derive, from_directory
+from gpulint.catalog_build.common import BuildError, Known, Notes
+from gpulint.catalog_build.gcp import build_gcp, tpu_chips
+from gpulint.catalog_build.tables import TableError, gpu_memory_mib, parse
 
 TABLES = Path(__file__).resolve().parent / "data" / "catalog_tables"
 HEADER = ("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,"

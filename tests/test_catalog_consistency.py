@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from gpulint.pricing.catalog_build import Known, derive
-from gpulint.pricing.catalog_consistency import (
+from gpulint.catalog_build.build import derive
+from gpulint.catalog_build.common import Known
+from gpulint.catalog_build.consistency import (
     MIN_REGIONS,
     SPOT_MEANINGFUL,
     SPOT_SAME,
@@ -95,7 +96,7 @@ def test_known_bad_rows_are_dropped_with_their_reason(raw: dict[str, Any]) -> No
 
 
 def test_adjustment_counts_match_the_rows(raw: dict[str, Any]) -> None:
-    from gpulint.pricing.catalog_consistency import counts
+    from gpulint.catalog_build.consistency import counts
 
     for key, n in counts(raw["adjustment_rows"]).items():
         assert raw["adjustments"][key] == n
@@ -148,7 +149,7 @@ def test_an_update_runs_the_same_check() -> None:
 def test_docs_list_every_adjustment(raw: dict[str, Any]) -> None:
     """docs/catalog.md carries the generated list; regenerate with
     `python scripts/build_catalog.py` after a catalog change."""
-    from gpulint.pricing.catalog_consistency import markdown
+    from gpulint.catalog_build.consistency import markdown
 
     text = DOC.read_text(encoding="utf-8")
     assert markdown(raw["adjustment_rows"]) in text

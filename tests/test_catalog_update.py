@@ -311,7 +311,7 @@ def test_change_guard_refuses_prices_moved_tenfold_unless_forced(site: Site,
 def test_guard_refuses_a_table_that_lost_rows_and_passes_normal_churn() -> None:
     """Row floors stop a table cut to a stub; the guard stops a large loss against a catalog
     that grew past them (a table that lost a quarter of its rows, still above the floors)."""
-    from gpulint.pricing.catalog_checks import guard
+    from gpulint.catalog_build.checks import guard
 
     def cat(regions: int, price: float = 1.0) -> dict:
         rows = {f"r{i}": [price, None] for i in range(regions)}
@@ -376,7 +376,8 @@ def test_interrupted_update_installs_nothing(site: Site, data_dir: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C in the middle of the downloads, or a failure while writing the file, leaves no
     catalog and no temporary file behind."""
-    from gpulint.pricing import catalog_store, catalog_update
+    from gpulint.catalog_build import update as catalog_update
+    from gpulint.pricing import catalog_store
 
     base = site.publish("ok", tables())
     real_fetch = catalog_update.fetch

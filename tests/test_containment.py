@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from gpulint.load import containment
+from gpulint.files import containment
 
 SECRET = "ghp_0123456789abcdefSECRET"
 

@@ -9,15 +9,14 @@ import os
 import pytest
 
 from gpulint import pipeline as scan
-from gpulint import units
+from gpulint import savings, units
+from gpulint.config.cost import CostOptions
+from gpulint.config.overrides import parse
 from gpulint.config.settings import Settings
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import catalog
 from gpulint.pricing import price as cost
-from gpulint.pricing import saving as savings
 from gpulint.pricing.catalog_report import basis_source
-from gpulint.pricing.overrides import parse
-from gpulint.pricing.price import CostOptions
 from gpulint.ruleset import load_rules
 
 HERE = os.path.join(os.path.dirname(__file__), "cost")
@@ -209,7 +208,7 @@ def test_override_named_in_basis_and_used_for_savings() -> None:
                       "  - provider: aws\n    family: g5\n    discount_percent: 20\n"
                       "    note: EDP\n", "prices.yaml")
     res = _resource({})
-    cost.price_resource(res, options=cost.CostOptions(overrides=overrides))
+    cost.price_resource(res, options=CostOptions(overrides=overrides))
     row = catalog.price("aws", "g5.xlarge", "us-east-1")
     assert row and row.ondemand and row.spot
     discounted = round(row.ondemand * 0.8, 6)

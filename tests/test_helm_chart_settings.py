@@ -12,7 +12,7 @@ import pytest
 from gpulint import pipeline as scan
 from gpulint.config import load as config
 from gpulint.config import settings
-from gpulint.load import helm
+from gpulint.render import helm
 
 CHART = Path(__file__).parent / "fixtures" / "helm" / "charts" / "llm-serving"
 PROD = "replicaCount: 3\nnodeSelector:\n  node.kubernetes.io/instance-type: g5.xlarge\n"

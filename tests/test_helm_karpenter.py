@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from gpulint import pipeline as scan
-from gpulint.load import helm
 from gpulint.model import Resource
+from gpulint.render import helm
 
 FIXTURE = Path(__file__).parent / "fixtures" / "helm-karpenter"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gpulint import pipeline as scan
-from gpulint.load import helm_set
+from gpulint.render import helm_set
 
 
 @pytest.mark.parametrize(("text", "value"), [

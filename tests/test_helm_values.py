@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from gpulint import pipeline as scan
-from gpulint.load import helm
 from gpulint.model import Resource
+from gpulint.render import helm
 
 FIXTURE = Path(__file__).parent / "fixtures" / "helm"
 CATALOG = Path(__file__).parent.parent / "src" / "gpulint" / "data" / "gpu_catalog.json"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gpulint import pipeline as scan
-from gpulint.load import helmfile
+from gpulint.render import helmfile
 
 FIXTURE = Path(__file__).parent / "fixtures" / "helmfile-envs"
 CATALOG = Path(__file__).parent.parent / "src" / "gpulint" / "data" / "gpu_catalog.json"

@@ -201,7 +201,7 @@ def test_a_local_chart_is_rendered_once_per_environment(
 
 def test_a_local_chart_that_cannot_render_is_read_per_environment(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gpulint.load import helm
+    from gpulint.render import helm
 
     monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
     monkeypatch.setattr(helm, "_sdk", lambda: None)

@@ -19,7 +19,7 @@ import pytest
 
 from gpulint import pipeline as scan
 from gpulint.config.settings import ScanSettings, Settings
-from gpulint.load import kustomize
+from gpulint.render import kustomize
 
 DATA = Path(__file__).parent / "data" / "kustomize"
 CATALOG = Path(__file__).parent.parent / "src" / "gpulint" / "data" / "gpu_catalog.json"

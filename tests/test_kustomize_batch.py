@@ -21,7 +21,7 @@ import pytest
 
 from gpulint import pipeline as scan
 from gpulint.config.settings import ScanSettings, Settings
-from gpulint.load import kustomize, kustomize_batch
+from gpulint.render import kustomize, kustomize_batch
 
 PLATFORM = Path(__file__).parent / "data" / "kustomize-platform"
 CHAT = Path(__file__).parent / "data" / "kustomize"

@@ -18,8 +18,8 @@ import pytest
 import yaml
 
 from gpulint import pipeline as scan
-from gpulint.load import kustomize_charts
 from gpulint.model import Diagnostic
+from gpulint.render import kustomize_charts
 
 DATA = Path(__file__).parent / "data" / "kustomize-helm"
 BASE = DATA / "llm" / "base"
@@ -213,7 +213,7 @@ def test_the_helm_binary_gets_the_entry_values_as_one_document(
 def test_a_warm_scan_renders_and_builds_nothing(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     from gpulint.config.settings import ScanSettings, Settings
-    from gpulint.load import helm, kustomize_batch
+    from gpulint.render import helm, kustomize_batch
 
     repo = tmp_path / "repo"
     shutil.copytree(DATA, repo)

@@ -10,10 +10,10 @@ import os
 import pytest
 
 from gpulint import pipeline as scan
+from gpulint.config.cost import CostOptions
 from gpulint.config.settings import Settings
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import catalog
-from gpulint.pricing.price import CostOptions
 
 HERE = os.path.join(os.path.dirname(__file__), "fixtures", "kubernetes", "pricing")
 REGIONS = {"gcp": "europe-west4", "aws": "us-west-2", "azure": "westeurope"}

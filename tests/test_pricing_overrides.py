@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from gpulint.pricing.overrides import OverridesError, load, parse
+from gpulint.config.overrides import OverridesError, load, parse
 
 EXAMPLE = textwrap.dedent("""\
     version: 1

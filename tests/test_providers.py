@@ -9,7 +9,8 @@ import click
 import pytest
 
 from gpulint import providers
-from gpulint.pricing import catalog, overrides
+from gpulint.config import overrides
+from gpulint.pricing import catalog
 
 
 def _config_schema() -> dict:
@@ -26,7 +27,7 @@ def test_config_schema_names_every_cloud_and_no_other() -> None:
 
 def test_every_cloud_has_a_catalog_default_region() -> None:
     for cloud in providers.CLOUDS:
-        assert cloud.default_region() == catalog.default_region(cloud.name)
+        assert cloud.default_region == catalog.default_region(cloud.name)
 
 
 def test_cli_choices_and_overrides_come_from_the_list() -> None:

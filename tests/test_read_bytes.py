@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gpulint.load import reader, source
+from gpulint.files import reader
+from gpulint.files import text as source
 
 
 def _stat_says(monkeypatch: pytest.MonkeyPatch, size: int) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gpulint.load import reader
+from gpulint.files import reader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")

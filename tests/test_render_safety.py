@@ -15,7 +15,7 @@ import pytest
 
 from gpulint import pipeline as scan
 from gpulint.config.settings import ScanSettings, Settings
-from gpulint.load import helm
+from gpulint.render import helm
 
 DATA = Path(__file__).parent / "data" / "kustomize"
 

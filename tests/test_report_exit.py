@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gpulint.model import Severity
-from gpulint.report.exit import FAIL_ON_CHOICES, fails
+from gpulint.model import FAIL_ON_CHOICES, Severity
+from gpulint.report.exit import fails
 
 
 def test_one_severity_order() -> None:

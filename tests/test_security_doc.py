@@ -12,10 +12,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
-BOUNDED = ["load/kubernetes.py", "load/helm.py", "terraform/bounds.py", "terraform/expansion.py",
+BOUNDED = ["files/safe_yaml.py", "render/helm.py", "terraform/bounds.py", "terraform/expansion.py",
            "terraform/functions.py", "terraform/module.py", "terraform/text_functions.py",
            "terraform/expressions.py", "terraform/fileset.py", "terraform/template.py",
-           "load/helm_set.py"]
+           "render/helm_set.py"]
 _NAME = re.compile(r"^(MAX_[A-Z_]+|[A-Z_]+_SECONDS|[A-Z_]+_S)$")
 
 

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from gpulint import pipeline as scan
 from gpulint.cli import cli
 from gpulint.config.settings import ScanSettings, Settings
-from gpulint.load import helm
+from gpulint.render import helm
 
 TEMPLATE = textwrap.dedent("""\
     apiVersion: apps/v1

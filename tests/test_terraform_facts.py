@@ -28,10 +28,10 @@ import pytest
 
 from gpulint import pipeline as scan
 from gpulint.comments import directives
+from gpulint.config.inputs import Inputs
 from gpulint.config.settings import ScanSettings, Settings
 from gpulint.facts.terraform import BUILDERS
 from gpulint.model import Resource, Unknown
-from gpulint.terraform.variables import Inputs
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "terraform")
 KEYS = {"expect", "expect-none", "expect-note", "scan"}

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 from gpulint import globs
 from gpulint.config.settings import ScanSettings
-from gpulint.load import containment
-from gpulint.load.helmfile_names import is_template as _helmfile_template
+from gpulint.files import containment
 from gpulint.model import Diagnostic, SourceFile
+from gpulint.render.helmfile_names import is_template as _helmfile_template
 
 SKIP_DIRS = frozenset({
     ".git", ".hg", ".svn", ".terraform", ".terragrunt-cache", "node_modules", "__pycache__",
@@ -47,7 +47,7 @@ def classify(path: str) -> str | None:
     if name.endswith(".tf.json"):
         return "terraform-json"
     if name.endswith(YAML_EXTS) or _helmfile_template(path):
-        return "kubernetes"  # a helmfile is read with the charts (load/templates.py)
+        return "kubernetes"  # a helmfile is read with the charts (render/templates.py)
     if name.endswith(".json") and not name.endswith(".tfvars.json"):
         return "json"  # a Kubernetes manifest or a Terraform plan; decided by content
     return None

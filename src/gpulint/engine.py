@@ -1,6 +1,6 @@
 """Evaluate rules over resources: three-valued, unknown never fires, unknown is reported.
 
-No money here: savings are attached after evaluation (pricing/saving.py).
+No money here: savings are attached after evaluation (savings.py).
 """
 
 from __future__ import annotations

@@ -31,6 +31,13 @@ class Severity(str, enum.Enum):
 
 
 _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
+# --fail-on: a severity, or "never"; findings at or above it fail the run.
+NEVER = "never"
+DEFAULT_FAIL_ON = Severity.WARNING.value
+FAIL_ON_CHOICES: tuple[str, ...] = (*(s.value for s in Severity.by_rank()), NEVER)
+
+# Workload classes a resource may be given (tags, labels, configuration, names).
+WORKLOADS = frozenset({"training", "inference", "notebook", "batch", "dev"})
 
 
 class Unknown:

@@ -17,10 +17,13 @@ from gpulint.derive import derive
 from gpulint.discover import ReportScope, discover
 from gpulint.engine import evaluate
 from gpulint.facts import Built, build_facts
-from gpulint.load import collector, containment, load
+from gpulint.files import containment
+from gpulint.load import collector, load
+from gpulint.load.cache import ParseCache
 from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource
-from gpulint.pricing.saving import attach_savings
+from gpulint.render.templates import render
 from gpulint.ruleset import Rule
+from gpulint.savings import attach_savings
 
 
 @dataclass
@@ -41,7 +44,8 @@ def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -
     # Parsed trees are kept out of garbage collections until the scan ends (collector.py).
     with collector.scan_scope(), containment.confined(paths, settings.scan.inputs.var_files):
         found = discover(paths, settings.scan)
-        loaded = load(found, settings.scan)
+        cache = ParseCache(settings.scan.cache_dir) if settings.scan.cache_dir else None
+        loaded = load(found, settings.scan, render(found, settings.scan, cache), cache)
         built = build_facts(loaded, settings)
         rules, sizing, tags, problems = _configured(rules, settings)
         derive(built.resources, settings.pricing, sizing, tags)

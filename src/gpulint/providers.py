@@ -1,6 +1,6 @@
 """The clouds gpulint prices: one record each. CLI choices, pricing overrides, the
 configuration schema's provider keys (tested) and the cheaper-GPU search derive from this list,
-so adding a cloud starts here (and in the catalog, which holds its default region)."""
+so adding a cloud starts here; its default region is data here too."""
 
 from __future__ import annotations
 
@@ -12,12 +12,9 @@ class Cloud:
     name: str  # as written in configuration, flags and reports
     terraform_prefix: str  # resource types of its Terraform provider start with this
     case_insensitive_names: bool  # instance names match whatever their letter case (Azure)
-
-    def default_region(self) -> str:
-        """The region priced when the code names none, from the active catalog."""
-        from gpulint.pricing import catalog
-
-        return catalog.default_region(self.name)
+    # The region priced when the code names none; the catalog builder writes it into the
+    # catalog (tested to agree).
+    default_region: str
 
     def instance_name(self, name: str) -> str:
         """The form instance names are compared in."""
@@ -25,9 +22,9 @@ class Cloud:
 
 
 CLOUDS: tuple[Cloud, ...] = (
-    Cloud("aws", "aws_", case_insensitive_names=False),
-    Cloud("gcp", "google_", case_insensitive_names=False),
-    Cloud("azure", "azurerm_", case_insensitive_names=True),
+    Cloud("aws", "aws_", case_insensitive_names=False, default_region="us-east-1"),
+    Cloud("gcp", "google_", case_insensitive_names=False, default_region="us-central1"),
+    Cloud("azure", "azurerm_", case_insensitive_names=True, default_region="eastus"),
 )
 NAMES: tuple[str, ...] = tuple(c.name for c in CLOUDS)
 _BY_NAME = {c.name: c for c in CLOUDS}

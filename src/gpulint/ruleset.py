@@ -11,7 +11,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from gpulint.load.reader import read_file_text
+from gpulint.files.reader import read_file_text
 from gpulint.model import Severity
 
 
@@ -217,7 +217,7 @@ def _option_refs(cond: Any) -> list[str]:
 def load_rule_file(path: str, check: bool = True) -> Rule:
     """One rule file; `check=False` skips the schema (built-in rules: tests validate them, and
     importing jsonschema would cost every run a fifth of a second)."""
-    from gpulint.load.safe_yaml import YamlProblem, load_one
+    from gpulint.files.safe_yaml import YamlProblem, load_one
 
     try:
         text = read_file_text(path)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpulint.comments import directives
-from gpulint.config.load import did_you_mean
+from gpulint.files.words import did_you_mean
 from gpulint.model import Diagnostic, Finding, NotEvaluated
 
 COMMENT_KEY = "gpulint:ignore"

@@ -27,7 +27,7 @@ from gpulint.cli.common import (
 from gpulint.cli.options import scan_flags
 from gpulint.cli.output import colour_options, output_option
 from gpulint.cli.select import selection_flags
-from gpulint.report.exit import DEFAULT_FAIL_ON, FAIL_ON_CHOICES
+from gpulint.model import DEFAULT_FAIL_ON, FAIL_ON_CHOICES
 from gpulint.reporters import FORMATS
 
 # Re-exported: commands and tests use them from here.

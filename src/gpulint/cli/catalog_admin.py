@@ -50,7 +50,7 @@ def _configured() -> dict[str, Any]:
 def update_cmd(source: str | None, force: bool, timeout: float) -> None:
     """Download fresh public price tables, check them, and install the catalog they give in
     the user data directory. Scans use it from then on; nothing changes if anything fails."""
-    from gpulint.pricing import catalog_update as up
+    from gpulint.catalog_build import update as up
 
     configured = _configured().get("source")
     try:

@@ -19,11 +19,12 @@ from typing import Any
 
 import click
 
+from gpulint.files.reader import TOOL_FILE_LIMIT, read_file_text
 from gpulint.github.api import GitHubClient, GitHubError
 from gpulint.github.comment import BEHAVIOURS, upsert_comment
 from gpulint.github.summary import write_job_summary
-from gpulint.load.reader import TOOL_FILE_LIMIT, read_file_text
-from gpulint.report.exit import FAIL_ON_CHOICES, fails
+from gpulint.model import FAIL_ON_CHOICES
+from gpulint.report.exit import fails
 from gpulint.reporters import github_annotations, markdown
 
 

@@ -12,7 +12,7 @@ from gpulint import reporters
 from gpulint.cli import output as output_mod
 from gpulint.cli.options import build_settings, scan_flags
 from gpulint.cli.output import output_option
-from gpulint.load.reader import TOOL_FILE_LIMIT, read_file_text
+from gpulint.files.reader import TOOL_FILE_LIMIT, read_file_text
 from gpulint.reporters.tables import markdown_table, text_table
 from gpulint.units import plural
 from gpulint.units import usd as money

@@ -10,8 +10,9 @@ from typing import Any
 import click
 
 from gpulint import providers as providers_mod
+from gpulint.config.cost import DEFAULT_HOURS
+from gpulint.config.sizing import DEFAULT_HEADROOM
 from gpulint.pricing import catalog, offers
-from gpulint.pricing import price as cost
 from gpulint.sizing import estimate as sizing
 from gpulint.sizing import generations
 from gpulint.sizing import model_catalog as models
@@ -102,9 +103,9 @@ def _offer_json(o: offers.Offer, hours: float) -> dict[str, Any]:
 def build(name: str, precision: str | None = None, context: int | None = None,
           concurrency: int | None = None, purpose: str = "inference",
           providers: tuple[str, ...] = PROVIDERS, region: str | None = None,
-          tensor_parallel: int | None = None, headroom: float = sizing.DEFAULT_HEADROOM,
+          tensor_parallel: int | None = None, headroom: float = DEFAULT_HEADROOM,
           top: int = 3, current_only: bool = False,
-          hours: float = cost.DEFAULT_HOURS, params: int | None = None) -> dict[str, Any]:
+          hours: float = DEFAULT_HOURS, params: int | None = None) -> dict[str, Any]:
     """The explanation as data (the JSON output). Raises LookupError for an unknown model and
     ValueError for an unknown precision."""
     info = models.resolve(name, params)
@@ -211,7 +212,7 @@ def render_text(data: dict[str, Any]) -> str:
               help="Only this provider (repeatable). Default: all.")
 @click.option("--region", help="Only instances priced in this region.")
 @click.option("--tensor-parallel", type=click.IntRange(1), help="Tensor-parallel GPUs.")
-@click.option("--headroom", type=click.FloatRange(0.05, 1.0), default=sizing.DEFAULT_HEADROOM,
+@click.option("--headroom", type=click.FloatRange(0.05, 1.0), default=DEFAULT_HEADROOM,
               show_default=True, help="Share of each GPU's memory the estimate may fill.")
 @click.option("--top", type=click.IntRange(1, 50), default=3, show_default=True,
               help="Options listed per provider.")

@@ -108,8 +108,8 @@ def build_settings(params: dict[str, Any], paths: list[str], *, report_given_fil
     --catalog snapshot is put in use here."""
     from gpulint.cli.var_order import ARGS_KEY, cli_order
     from gpulint.config import settings as settings_mod
+    from gpulint.config.inputs import Inputs
     from gpulint.config.load import ConfigError, resolve
-    from gpulint.terraform.variables import Inputs
 
     variables, var_files = params.pop("variables"), params.pop("var_files")
     ctx = click.get_current_context()
@@ -168,7 +168,7 @@ def _check_regions(settings: Settings, from_flags: bool) -> None:
             line = source.lines.get(("regions", key))
             where = f"{display(source.path)}:{line}" if line else display(source.path)
             problems.append(f"{where}: regions.{key}: {problem}")
-    from gpulint.config.clusters import catalog_problems
+    from gpulint.pricing.regions import catalog_problems
 
     problems += catalog_problems(settings.clusters)
     if problems:

@@ -86,25 +86,3 @@ def from_config(config: Config | None) -> tuple[Cluster, ...]:
             paths=tuple(config.relative(p) for p in c.get("paths") or ()),
             namespaces=tuple(c.get("namespaces") or ()), pools=pools))
     return tuple(out)
-
-
-def catalog_problems(clusters: tuple[Cluster, ...]) -> list[str]:
-    """Regions and instance types the catalog in use does not price, each with its place and
-    a did-you-mean (checked once the catalog is chosen)."""
-    import difflib
-
-    from gpulint.pricing import catalog, regions
-
-    out = []
-    for c in clusters:
-        problem = regions.problem(c.cloud, c.region) if c.region else None
-        if problem:
-            out.append(f"{c.region_where}: {problem}")
-        names = [s.name for s in catalog.instances(c.cloud)]
-        for pool in c.pools:
-            if pool.instance_type and catalog.instance(c.cloud, pool.instance_type) is None:
-                near = difflib.get_close_matches(pool.instance_type, names, n=1, cutoff=0.75)
-                hint = f" (did you mean {near[0]!r}?)" if near else ""
-                out.append(f"{pool.type_where}: {pool.instance_type!r} is not a "
-                           f"{c.cloud} instance type in the catalog{hint}")
-    return out

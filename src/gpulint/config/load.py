@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpulint.config.checks import non_finite
-from gpulint.load.reader import read_file, read_file_text
+from gpulint.files.reader import read_file, read_file_text
+from gpulint.files.words import did_you_mean
 
 CONFIG_FILES = (".gpulint.yaml", ".gpulint.yml")
 PYPROJECT = "pyproject.toml"
@@ -163,7 +164,7 @@ def _line_map(node: Any, prefix: tuple[Any, ...], out: dict[tuple[Any, ...], int
 
 
 def _load_yaml(path: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
-    from gpulint.load.safe_yaml import YamlProblem, load_one
+    from gpulint.files.safe_yaml import YamlProblem, load_one
 
     try:
         text = read_file_text(path)
@@ -217,13 +218,6 @@ def format_problems(path: str, problems: list[Problem]) -> str:
         lines.append(f"{where}: {key_path(keys)}: {message}")
     return f"invalid configuration ({len(problems)} problem{'s' * (len(problems) != 1)})\n" \
         + "\n".join("  " + s for s in lines)
-
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    import difflib
-
-    near = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {near[0]!r}?)" if near else ""
 
 
 def _expected(errors: list[Any]) -> str:

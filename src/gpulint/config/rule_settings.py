@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpulint.config.load import Config, ConfigError, Problem, did_you_mean, display, format_problems
+from gpulint.config.load import Config, ConfigError, Problem, display, format_problems
+from gpulint.files.words import did_you_mean
 
 
 def configure_rules(config: Config, rules: list[Any]) -> list[Any]:

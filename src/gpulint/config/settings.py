@@ -17,15 +17,14 @@ from typing import Any
 
 from gpulint import globs, providers
 from gpulint.config import clusters as clusters_mod
+from gpulint.config import overrides as overrides_mod
+from gpulint.config.cost import DEFAULT_HOURS, CostOptions
+from gpulint.config.inputs import Inputs
 from gpulint.config.load import Config, ConfigError, display
 from gpulint.config.sizing import SizingSettings
 from gpulint.config.tags import TagSettings
-from gpulint.load.source import DEFAULT_MAX_FILE_BYTES
-from gpulint.model import Severity
-from gpulint.pricing import overrides as overrides_mod
-from gpulint.pricing.price import DEFAULT_HOURS, CostOptions
-from gpulint.report.exit import DEFAULT_FAIL_ON
-from gpulint.terraform.variables import Inputs
+from gpulint.files.text import DEFAULT_MAX_FILE_BYTES
+from gpulint.model import DEFAULT_FAIL_ON, Severity
 
 MAX_HOURS = 744  # the longest month
 
@@ -234,7 +233,7 @@ def _pairs(values: tuple[str, ...], flag: str, what: str) -> dict[str, str]:
 
 
 def _hours_for(values: tuple[str, ...]) -> dict[str, float]:
-    from gpulint.facts.common import WORKLOADS
+    from gpulint.model import WORKLOADS
 
     known = sorted(WORKLOADS | {"unknown"})
     out: dict[str, float] = {}

@@ -15,7 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpulint.config.tags import TagSettings
-from gpulint.sizing import estimate
+
+DEFAULT_HEADROOM = 0.9  # leave 10% of GPU memory for fragmentation and spikes
+# Sequences decoded at once when none is declared: a modest interactive service; 8 x 8k = 64k
+# tokens of KV cache.
+DEFAULT_CONCURRENCY = 8
 
 # setting -> (type, lowest, highest); the configuration schema says the same.
 LIMITS: dict[str, tuple[type, float, float]] = {
@@ -27,12 +31,12 @@ LIMITS: dict[str, tuple[type, float, float]] = {
 
 @dataclass(frozen=True)
 class SizingSettings:
-    headroom: float = estimate.DEFAULT_HEADROOM  # share of GPU memory an alternative may fill
-    fit_headroom: float = estimate.DEFAULT_HEADROOM  # share the model must start within
+    headroom: float = DEFAULT_HEADROOM  # share of GPU memory an alternative may fill
+    fit_headroom: float = DEFAULT_HEADROOM  # share the model must start within
     # "Does not fit" only when the need exceeds the usable memory by more than this share: an
     # estimate is not exact, and a false error blocks a pull request.
     fit_margin: float = 0.1
-    concurrency: int | None = estimate.DEFAULT_CONCURRENCY  # typical-load sequences
+    concurrency: int | None = DEFAULT_CONCURRENCY  # typical-load sequences
     context: int | None = None  # tokens when the manifest declares none (None: sizing's)
     # A current-generation GPU must give this share of the memory bandwidth and tensor
     # throughput of the GPUs it replaces.

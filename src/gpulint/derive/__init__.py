@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from gpulint.config.cost import CostOptions
 from gpulint.config.sizing import SizingSettings
 from gpulint.config.tags import TagSettings
 from gpulint.derive import fit, generation, idle, tags
 from gpulint.derive.alternative import Context
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import price
-from gpulint.pricing.price import CostOptions
 
 
 def derive(resources: Iterable[Resource], pricing: CostOptions, sizing: SizingSettings,

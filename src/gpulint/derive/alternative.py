@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from gpulint import providers
+from gpulint.config.cost import DEFAULT_HOURS
+from gpulint.config.overrides import PricingOverrides
 from gpulint.config.sizing import SizingSettings
 from gpulint.facts.registry import Alternative
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import catalog, offers
 from gpulint.pricing import price as cost
-from gpulint.pricing.overrides import PricingOverrides
 from gpulint.sizing import estimate as sizing
 from gpulint.units import usd_whole as money
 
@@ -29,7 +30,7 @@ class Context:
     Kubernetes nodes the same configured default region)."""
 
     sizing: SizingSettings = field(default_factory=SizingSettings)
-    hours: float = cost.DEFAULT_HOURS
+    hours: float = DEFAULT_HOURS
     overrides: PricingOverrides | None = None
     default_regions: Mapping[str, str] = field(default_factory=dict)
 

@@ -10,13 +10,12 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from gpulint.model import Resource, Unknown
+from gpulint.model import WORKLOADS, Resource, Unknown
 from gpulint.pricing import catalog
 
 # Tag/label keys that state the workload class explicitly, in priority order.
 WORKLOAD_KEYS = ("gpulint.dev/workload", "workload", "workload-type", "workload_type", "purpose",
                  "role")
-WORKLOADS = {"training", "inference", "notebook", "batch", "dev"}
 _WORKLOAD_ALIASES = {
     "train": "training", "trainer": "training", "finetune": "training", "fine-tune": "training",
     "fine-tuning": "training", "finetuning": "training", "serving": "inference",

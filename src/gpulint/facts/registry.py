@@ -368,7 +368,7 @@ def with_docs_table(doc: str) -> str:
 def _write(root: str) -> None:
     import os
 
-    from gpulint.load.reader import read_file_text
+    from gpulint.files.reader import read_file_text
 
     for rel, update in (("src/gpulint/schemas/rule.schema.json", with_schema_enum),
                         ("docs/facts.md", with_docs_table)):

@@ -1,9 +1,10 @@
 """Loading: every discovered file read once and parsed once (cached, on all cores when worth it),
-Helm charts and kustomizations rendered, plan JSON read, Terraform modules resolved with their
-variables, and the suppression comments of the files read.
+plan JSON read, Terraform modules resolved with their variables, and the suppression comments of
+the files read. The objects rendered from charts and kustomizations (render/, which runs first)
+are added as they are, and the files rendering consumed are not parsed again.
 
-`load(found, settings)` is the stage's one entry point; it never raises on bad input (a file that
-cannot be read or parsed is a diagnostic).
+`load(found, settings, rendered, cache)` is the stage's one entry point; it never raises on bad
+input (a file that cannot be read or parsed is a diagnostic).
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from gpulint.json_input import load_json
+from gpulint.files.json_input import load_json
 from gpulint.model import Diagnostic, SourceFile
 
 # The package's modules (source, cache, parallel…) are imported by workers and light commands:
@@ -22,6 +23,7 @@ from gpulint.model import Diagnostic, SourceFile
 if TYPE_CHECKING:
     from gpulint.config.settings import ScanSettings
     from gpulint.discover import Discovery
+    from gpulint.load.cache import ParseCache
     from gpulint.load.kubernetes import K8sObject
     from gpulint.load.plan import PlanInstance
     from gpulint.suppressions import Suppression
@@ -29,6 +31,14 @@ if TYPE_CHECKING:
     from gpulint.terraform.module import LoadResult
 
 ReadText = Callable[[str], "tuple[str | None, Diagnostic | None]"]
+
+
+class Rendered(Protocol):
+    """What rendering hands to loading (render.templates.TemplatePlan)."""
+
+    objects: list[K8sObject]
+    diagnostics: list[Diagnostic]
+    skip: set[str]  # files rendering consumed: not parsed one by one
 
 
 @dataclass
@@ -42,11 +52,12 @@ class Loaded:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def load(found: Discovery, settings: ScanSettings) -> Loaded:
+def load(found: Discovery, settings: ScanSettings, rendered: Rendered,
+         cache: ParseCache | None) -> Loaded:
     from gpulint import suppressions
-    from gpulint.load import parallel, templates
-    from gpulint.load.cache import ParseCache
-    from gpulint.load.source import PARSED_KINDS, read_text
+    from gpulint.files.text import read_text
+    from gpulint.load import parallel
+    from gpulint.load.source import PARSED_KINDS
     from gpulint.terraform.loader import TerraformProject
 
     out = Loaded(diagnostics=list(found.diagnostics))
@@ -54,10 +65,6 @@ def load(found: Discovery, settings: ScanSettings) -> Loaded:
     def read(path: str) -> tuple[str | None, Diagnostic | None]:
         return read_text(path, settings.max_file_bytes)
 
-    cache = ParseCache(settings.cache_dir) if settings.cache_dir else None
-    rendered = templates.plan(found.files, list(settings.helm_values), lambda p: read(p)[0],
-                              cache, settings.strict, settings.helm_charts,
-                              settings.helmfile_environments)
     out.diagnostics.extend(rendered.diagnostics)
     out.kubernetes.extend(rendered.objects)
     files = [sf for sf in found.files if sf.path not in rendered.skip]

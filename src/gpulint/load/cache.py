@@ -28,8 +28,8 @@ from functools import lru_cache
 from typing import Any
 
 from gpulint import __version__
+from gpulint.files.reader import read_file
 from gpulint.load import cache_codec
-from gpulint.load.reader import read_file
 from gpulint.load.source import Parsed
 
 ENV_DIR = "GPULINT_CACHE_DIR"
@@ -37,7 +37,7 @@ ENV_DIR = "GPULINT_CACHE_DIR"
 _PARSER_MODULES = ("gpulint.load.source", "gpulint.load.kubernetes", "gpulint.terraform.parser",
                    "gpulint.terraform.lark_tree", "gpulint.terraform.syntax", "gpulint.model",
                    "gpulint.load.cache_codec", "gpulint.terraform.heredoc",
-                   "gpulint.terraform.template", "gpulint.json_input")
+                   "gpulint.terraform.template", "gpulint.files.json_input")
 _LIBRARIES = ("python-hcl2", "lark", "PyYAML")
 
 

@@ -14,9 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gpulint.files.text import decode, read_bytes
 from gpulint.load import collector
 from gpulint.load.cache import ParseCache
-from gpulint.load.source import Parsed, decode, diagnostics, parse_to_bytes, read_bytes
+from gpulint.load.source import Parsed, diagnostics, parse_to_bytes
 from gpulint.model import Diagnostic, SourceFile
 
 if TYPE_CHECKING:

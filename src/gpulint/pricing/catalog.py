@@ -160,7 +160,7 @@ def _load_cached(path: str | None) -> Catalog:
     if path is None:
         text = resources.files("gpulint.data").joinpath(_BUNDLED).read_text(encoding="utf-8")
         return Catalog(json.loads(text), f"gpulint/data/{_BUNDLED}")
-    from gpulint.load.reader import TOOL_FILE_LIMIT, read_file_text
+    from gpulint.files.reader import TOOL_FILE_LIMIT, read_file_text
 
     return Catalog(json.loads(read_file_text(path, TOOL_FILE_LIMIT)), path)
 

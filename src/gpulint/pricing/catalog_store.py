@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from gpulint.load.reader import TOOL_FILE_LIMIT, read_file_text
+from gpulint.files.reader import TOOL_FILE_LIMIT, read_file_text
 
 ENV_DATA_DIR = "GPULINT_DATA_DIR"
 ENV_MAX_AGE = "GPULINT_CATALOG_MAX_AGE_DAYS"

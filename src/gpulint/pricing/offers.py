@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gpulint.config.overrides import PricingOverrides
 from gpulint.pricing import catalog, shape
 from gpulint.pricing import price as cost
-from gpulint.pricing.overrides import PricingOverrides
 from gpulint.sizing import estimate as sizing
 from gpulint.sizing import generations
 

@@ -9,30 +9,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from gpulint import globs
+from gpulint.config.cost import DEFAULT_HOURS, CostOptions
+from gpulint.config.overrides import PricingOverrides
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import catalog
-from gpulint.pricing.overrides import PricingOverrides
 from gpulint.pricing.price_types import HourlyPrice as HourlyPrice
 from gpulint.pricing.price_types import apply_overrides as apply_overrides
 from gpulint.pricing.shape import cheapest_shape, node_shapes, only_cloud, regions_with
 from gpulint.units import usd_rate
 
-DEFAULT_HOURS = 730.0
 # Capacity words the fact builders may use; all are priced at the catalog's spot column.
 SPOT_WORDS = frozenset({"spot", "preemptible", "low-priority", "lowpriority"})
-
-
-@dataclass(frozen=True)
-class CostOptions:
-    hours: float = DEFAULT_HOURS
-    hours_by_workload: Mapping[str, float] = field(default_factory=dict)
-    hours_by_address: Mapping[str, float] = field(default_factory=dict)  # glob patterns allowed
-    overrides: PricingOverrides | None = None
-    default_regions: Mapping[str, str] = field(default_factory=dict)  # provider -> region
 
 
 def node_price(provider: str, instance_type: str, region: str, facts: Mapping[str, Any],

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gpulint.pricing.overrides import PricingOverrides
+from gpulint.config.overrides import PricingOverrides
 from gpulint.units import usd_rate
 
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import difflib
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from gpulint.pricing import catalog
+
+if TYPE_CHECKING:
+    from gpulint.config.clusters import Cluster
 
 
 def _key(provider: str, region: str) -> str:
@@ -39,3 +43,21 @@ def problem(provider: str, region: str) -> str | None:
     near = difflib.get_close_matches(_key(provider, region), sorted(regions), n=2, cutoff=0.75)
     hint = f" (did you mean {' or '.join(map(repr, sorted(near)))}?)" if near else ""
     return f"unknown {provider} region {region!r}{hint}"
+
+
+def catalog_problems(clusters: tuple[Cluster, ...]) -> list[str]:
+    """Regions and instance types the catalog in use does not price, each with its place and
+    a did-you-mean (checked once the catalog is chosen)."""
+    out = []
+    for c in clusters:
+        unknown = problem(c.cloud, c.region) if c.region else None
+        if unknown:
+            out.append(f"{c.region_where}: {unknown}")
+        names = [s.name for s in catalog.instances(c.cloud)]
+        for pool in c.pools:
+            if pool.instance_type and catalog.instance(c.cloud, pool.instance_type) is None:
+                near = difflib.get_close_matches(pool.instance_type, names, n=1, cutoff=0.75)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                out.append(f"{pool.type_where}: {pool.instance_type!r} is not a "
+                           f"{c.cloud} instance type in the catalog{hint}")
+    return out

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpulint.config.overrides import PricingOverrides
 from gpulint.pricing import catalog
-from gpulint.pricing.overrides import PricingOverrides
 from gpulint.pricing.price_types import HourlyPrice, apply_overrides
 
 # GCP attaches T4/V100/P4/P100 to n1 hosts; the smallest standard host is the cheapest node.

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from gpulint import __version__
-from gpulint.load.reader import TOOL_FILE_LIMIT, read_file_text
+from gpulint.files.reader import TOOL_FILE_LIMIT, read_file_text
 from gpulint.model import Finding
 
 BASELINE_VERSION = 1

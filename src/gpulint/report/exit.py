@@ -14,12 +14,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from gpulint.model import Severity
-
-NEVER = "never"
-DEFAULT_FAIL_ON = "warning"
-# --fail-on choices: most severe first, then "never".
-FAIL_ON_CHOICES: tuple[str, ...] = (*(s.value for s in Severity.by_rank()), NEVER)
+from gpulint.model import NEVER, Severity
 
 
 @dataclass(frozen=True)

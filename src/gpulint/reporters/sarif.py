@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import quote
 
 from gpulint import __version__
-from gpulint.load.containment import repository_root
+from gpulint.files.containment import repository_root
 from gpulint.reporters.json import indented
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

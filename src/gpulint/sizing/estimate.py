@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpulint.config.sizing import DEFAULT_CONCURRENCY, DEFAULT_HEADROOM
 from gpulint.sizing.model_catalog import ModelInfo
 from gpulint.sizing.precision import DEFAULT_PRECISION, bits_per_param, normalize_precision
 
@@ -34,9 +35,6 @@ KV_DEFAULT_BYTES = 2
 DEFAULT_CONTEXT_CAP = 8192
 DEFAULT_CONTEXT_UNKNOWN = 4096  # decoder without a published max_context
 DEFAULT_CONTEXT_ENCODER_DECODER = 1024  # BART's limit; >= T5's 512, Whisper's 448
-# Sequences decoded at once when none is declared: a modest interactive
-# service; 8 x 8k = 64k tokens of KV.
-DEFAULT_CONCURRENCY = 8
 # CUDA context + cuBLAS/NCCL workspaces, per GPU (observed 0.3-1 GiB).
 CUDA_CONTEXT_GIB = 0.5
 # Activations, allocator slack and sampler buffers as a share of the 16-bit
@@ -87,7 +85,6 @@ ACT_BYTES_PER_HIDDEN_CKPT = 2
 LOGIT_BYTES = 2 + 4
 RULE_VOCAB = 32000  # Llama 2 vocabulary, when the catalog has none
 
-DEFAULT_HEADROOM = 0.9  # leave 10% for fragmentation and spikes
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from gpulint.load.kubernetes import MAX_NESTING_DEPTH, node_graph_problem, too_deep_line
+from gpulint.files.safe_yaml import MAX_NESTING_DEPTH, node_graph_problem, too_deep_line
 from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.fileset import GlobError
 from gpulint.terraform.fileset import fileset as glob

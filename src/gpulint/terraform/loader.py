@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from gpulint.config.inputs import Inputs
 from gpulint.model import Diagnostic
 from gpulint.terraform import bounds
 from gpulint.terraform.expressions import Scope, evaluate
@@ -13,7 +14,7 @@ from gpulint.terraform.files import FileAccess
 from gpulint.terraform.module import LoadResult, iter_blocks, load_module, resolve_module_source
 from gpulint.terraform.parser import parse_hcl, parse_tf_json
 from gpulint.terraform.syntax import HclSyntaxError
-from gpulint.terraform.variables import Inputs, ParseSource, root_variables
+from gpulint.terraform.variables import ParseSource, root_variables
 from gpulint.terraform.views import ParsedFile
 
 ReadText = Callable[[str], "tuple[str | None, Diagnostic | None]"]

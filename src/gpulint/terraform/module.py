@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint.load import containment
+from gpulint.files import containment
 from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.expansion import address_suffix, instance_keys
 from gpulint.terraform.expressions import Scope, evaluate
@@ -313,7 +313,7 @@ def resolve_module_source(directory: str, name: str, source: Any,
     if isinstance(source, str) and (source.startswith("./") or source.startswith("../")):
         target = os.path.normpath(os.path.join(directory, source))
         return target if os.path.isdir(target) else None
-    from gpulint.load.source import read_text  # the one reader: regular files, size, links
+    from gpulint.files.text import read_text
 
     text, _ = read_text(os.path.join(directory, ".terraform", "modules", "modules.json"))
     try:

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from gpulint.json_input import load_json
+from gpulint.files.json_input import load_json
 from gpulint.terraform.lark_tree import body, parse_tree
 from gpulint.terraform.syntax import (
     Attribute,

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from gpulint import globs
+from gpulint.config.inputs import Inputs
 from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.parser import parse_expression, parse_hcl
@@ -18,23 +18,6 @@ from gpulint.terraform.views import ParsedFile
 
 # The scan's cached parser: path → (parsed file or None, diagnostics).
 ParseSource = Callable[[str], "tuple[ParsedFile | None, list[Diagnostic]]"]
-
-
-@dataclass
-class Inputs:
-    """Values set for a root module's variables, from tfvars files, CLI and the environment."""
-
-    var_files: list[str] = field(default_factory=list)
-    vars: dict[str, str] = field(default_factory=dict)
-    env: dict[str, str] = field(default_factory=dict)
-    # -var and -var-file in command-line order, as Terraform applies them: ("var-file", index
-    # into var_files) or ("var", (name, value)). Empty when the order is not known: every var
-    # file, then every var.
-    cli_order: list[tuple[str, Any]] = field(default_factory=list)
-    # The configuration's terraform.var_files: (absolute directory glob, var files relative to
-    # a matching root module's directory), applied after the auto-loaded files and before
-    # -var-file and -var, as if given first on the command line there.
-    dir_var_files: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
 def _read_tfvars(path: str, parse: ParseSource | None = None) -> tuple[dict[str, Any],
@@ -46,7 +29,7 @@ def _read_tfvars(path: str, parse: ParseSource | None = None) -> tuple[dict[str,
             return {}, diags[0] if diags else None
         empty = Scope({})
         return {k: evaluate(a.expr, empty) for k, a in parsed.root.attributes.items()}, None
-    from gpulint.load.source import read_text  # the one reader: regular files, size, links
+    from gpulint.files.text import read_text
 
     text, problem = read_text(path)
     if text is None:

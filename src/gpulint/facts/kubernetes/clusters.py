@@ -73,7 +73,7 @@ def _names(pool: DeclaredPool, res: Resource) -> bool:
 
 
 def _unmatched(pool: DeclaredPool, what: str, scanned: list[Target]) -> Diagnostic:
-    from gpulint.config.load import did_you_mean
+    from gpulint.files.words import did_you_mean
 
     choices = [r.address if pool.address else str(r.facts.get("k8s.name")) for _, r in scanned]
     keys = pool.where.partition(": ")[2]

@@ -25,7 +25,7 @@ from gpulint.facts.kubernetes.kinds import (
     scalar,
 )
 from gpulint.facts.model_decl import ModelDecl, from_command, server_from_image
-from gpulint.load.kubernetes import safe_load as safe_yaml
+from gpulint.files.safe_yaml import safe_load as safe_yaml
 from gpulint.model import Unknown
 
 _KAITO = "kaito.sh"

@@ -2,7 +2,7 @@
 
 The Helm provider installs a local chart when `chart` is a path (`./charts/inference`,
 `"${path.module}/charts/vllm"`, relative to the directory Terraform runs in) and no
-`repository` is set. Such a chart is rendered by gpulint's Helm renderer (load/helm.py) with the
+`repository` is set. Such a chart is rendered by gpulint's Helm renderer (render/helm.py) with the
 release's values (`values`, then `set`, `set_list` and the readable `set_sensitive` entries),
 `name` and `namespace`; each object is reported at its template's `kind:` line. When it cannot
 be rendered (no renderer, a template error), the chart's values and the release's are read by
@@ -19,11 +19,11 @@ from typing import Any
 import yaml
 
 from gpulint.facts.terraform.helm_tf import ReadText, Release, to_values
-from gpulint.load import helm, values_tree
-from gpulint.load import values as values_reader
 from gpulint.load.kubernetes import K8sObject, load_documents
-from gpulint.load.values_tree import Values
 from gpulint.model import Diagnostic, Unknown
+from gpulint.render import helm, values_tree
+from gpulint.render import values as values_reader
+from gpulint.render.values_tree import Values
 
 _LOCAL = ("./", "../", "/")
 

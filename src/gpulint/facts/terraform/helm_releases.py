@@ -20,9 +20,9 @@ from gpulint.facts.terraform.helm_tf import (
     lenient,
     sensitive_entries,
 )
-from gpulint.load import helm_set
-from gpulint.load import values as values_reader
 from gpulint.model import Unknown
+from gpulint.render import helm_set
+from gpulint.render import values as values_reader
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.syntax import Block, Conditional, Literal, ObjectExpr, TupleExpr
 from gpulint.terraform.values import expression_strings

@@ -20,11 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint.load import helm_set, values_tree
-from gpulint.load import values as values_reader
 from gpulint.load.kubernetes import K8sObject
-from gpulint.load.values_tree import Values
 from gpulint.model import Diagnostic, Resource, Unknown
+from gpulint.render import helm_set, values_tree
+from gpulint.render import values as values_reader
+from gpulint.render.values_tree import Values
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.syntax import (
     Call,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gpulint.config.cost import CostOptions
 from gpulint.facts.terraform import build_all
 from gpulint.load.plan import PlanInstance
 from gpulint.model import Resource
@@ -9,7 +10,7 @@ from gpulint.pricing import price as cost
 from gpulint.terraform.values import ValueView
 
 
-def build_change(inst: PlanInstance, options: cost.CostOptions) -> list[Resource]:
+def build_change(inst: PlanInstance, options: CostOptions) -> list[Resource]:
     """The resources after the change; each records the plan's actions and, for an update or
     replacement, its monthly cost before (same builder, fed the `before` values)."""
     after = build_all(_with_tags_all(inst, inst.view))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpulint.load import gotmpl, helm_set
+from gpulint.render import gotmpl, helm_set
 
 
 def templates(docs: list[Any]) -> dict[str, dict[str, Any]]:

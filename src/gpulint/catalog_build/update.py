@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gpulint.pricing.catalog_tables import OPTIONAL_TABLES, TABLES, TableError
+from gpulint.catalog_build.tables import OPTIONAL_TABLES, TABLES, TableError
 
 DEFAULT_SOURCE = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8"
 ENV_SOURCE = "GPULINT_CATALOG_SOURCE"
@@ -154,9 +154,10 @@ def sources(base: str, fetched: dict[str, Fetched | None], today: str) -> list[d
 def update(base: str, *, force: bool = False, timeout: float = DEFAULT_TIMEOUT,
            now: dt.datetime | None = None) -> Outcome:
     """Download, derive, check and install; raises UpdateError on any failure."""
+    from gpulint.catalog_build.build import derive, render
+    from gpulint.catalog_build.checks import guard, invariants, summary
+    from gpulint.catalog_build.common import BuildError, Known
     from gpulint.pricing import catalog, catalog_store
-    from gpulint.pricing.catalog_build import BuildError, Known, derive, render
-    from gpulint.pricing.catalog_checks import guard, invariants, summary
 
     start = time.monotonic()
     now = now or dt.datetime.now(dt.timezone.utc)

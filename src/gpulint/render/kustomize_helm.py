@@ -4,7 +4,7 @@
 chart home and `helm template` for each entry; without the flag a kustomization with
 `helmCharts` does not build at all. gpulint passes neither: it stages a copy of the build's
 inputs in which every entry whose chart is vendored (kustomize_charts.py says where) is replaced
-by a resource file holding that chart rendered by gpulint's own Helm renderer (load/helm.py)
+by a resource file holding that chart rendered by gpulint's own Helm renderer (render/helm.py)
 with the entry's values, release name and namespace, so the build applies its namespace,
 prefixes, labels and patches to the chart's objects as kustomize would. Entries whose chart is
 not vendored are dropped from the copy and read by the values reader. Each rendered object is
@@ -24,10 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from gpulint.load import containment, helm, kustomize
-from gpulint.load import values as values_reader
+from gpulint.files import containment
 from gpulint.load.kubernetes import load_documents
-from gpulint.load.kustomize_charts import (
+from gpulint.model import Diagnostic
+from gpulint.render import helm, kustomize
+from gpulint.render import values as values_reader
+from gpulint.render.kustomize_charts import (
     Entry,
     Read,
     documents,
@@ -36,10 +38,9 @@ from gpulint.load.kustomize_charts import (
     local_charts,
     values_of,
 )
-from gpulint.model import Diagnostic
 
 if TYPE_CHECKING:
-    from gpulint.load.templates import TemplatePlan
+    from gpulint.render.templates import TemplatePlan
 
 HELM_KEYS = ("helmCharts", "helmGlobals", "helmChartInflationGenerator")
 # templates.py's chart renderer and skipper, handed in (templates imports this module).

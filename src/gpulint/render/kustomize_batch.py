@@ -24,8 +24,8 @@ import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from gpulint.load import kustomize
-from gpulint.load.helm import run, spent
+from gpulint.render import kustomize
+from gpulint.render.helm import run, spent
 
 Job = tuple[str, list[str]]  # a kustomization's root and every input file of its build
 Result = tuple[str | None, str]  # the build's output, or None and why it failed

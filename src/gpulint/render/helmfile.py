@@ -2,7 +2,7 @@
 whether each is installed there, and the nested helmfiles it names.
 
 A helmfile (and each of its `.gotmpl` values files) is a Go template, read without executing it
-(load/gotmpl.py). Its `bases:` come first, in order, each with its own bases. The environment's
+(render/gotmpl.py). Its `bases:` come first, in order, each with its own bases. The environment's
 values (`environments.<env>.defaults` and `values`: files and inline maps of the helmfile and
 its bases, merged in order, `.gotmpl` files rendered with the values before them, then the
 values a parent helmfile passes down) fill `{{ .Values.x }}`, `{{ .Environment.Values.x }}` and
@@ -22,9 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint.load import containment, gotmpl, helmfile_release, values_tree
-from gpulint.load.values_tree import Path
+from gpulint.files import containment
 from gpulint.model import Diagnostic
+from gpulint.render import gotmpl, helmfile_release, values_tree
+from gpulint.render.values_tree import Path
 
 Inline = tuple[dict[str, Any], dict[Path, int], str]  # a values map, its lines, its file
 Read = Callable[[str], "str | None"]
@@ -87,7 +88,7 @@ class State:
 
 
 def render(text: str, env: dict[str, Any], name: str = "default") -> tuple[str, int]:
-    """A Go template read for environment `name` with values `env` (load/gotmpl.py)."""
+    """A Go template read for environment `name` with values `env` (render/gotmpl.py)."""
     return gotmpl.render(text, env, name)
 
 

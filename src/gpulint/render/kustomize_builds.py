@@ -13,12 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpulint.load import kustomize, kustomize_batch, kustomize_helm
 from gpulint.load.kubernetes import K8sObject, load_documents, separators
 from gpulint.model import Diagnostic
+from gpulint.render import kustomize, kustomize_batch, kustomize_helm
 
 if TYPE_CHECKING:
-    from gpulint.load.templates import TemplatePlan
+    from gpulint.render.templates import TemplatePlan
 
 
 def _under_any(path: str, roots: set[str]) -> bool:

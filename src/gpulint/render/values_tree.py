@@ -12,12 +12,7 @@ from typing import Any
 
 import yaml
 
-from gpulint.load.kubernetes import (
-    MAX_NESTING_DEPTH,
-    _Loader,
-    node_graph_problem,
-    too_deep_line,
-)
+from gpulint.files.safe_yaml import MAX_NESTING_DEPTH, _Loader, node_graph_problem, too_deep_line
 from gpulint.model import Diagnostic
 
 Path = tuple[Any, ...]  # keys and list indexes from the root

@@ -7,9 +7,10 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from gpulint.config.cost import DEFAULT_HOURS
 from gpulint.facts.registry import Alternative
 from gpulint.model import Finding, Resource
-from gpulint.pricing.price import DEFAULT_HOURS, spot_fraction
+from gpulint.pricing.price import spot_fraction
 from gpulint.ruleset import Rule
 from gpulint.units import usd_rate
 

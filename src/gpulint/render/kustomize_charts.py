@@ -16,9 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint.load import containment, values_tree
-from gpulint.load.values_tree import Path, Values
+from gpulint.files import containment
 from gpulint.model import Diagnostic
+from gpulint.render import values_tree
+from gpulint.render.values_tree import Path, Values
 
 Read = Callable[[str], "str | None"]
 DEFAULT_HOME = "charts"

@@ -16,7 +16,7 @@ import errno
 import os
 import stat
 
-from gpulint.load import containment
+from gpulint.files import containment
 
 DEFAULT_LIMIT = 5 * 1024 * 1024  # the scan's --max-file-size default
 # Files the person running gpulint names (catalogs, reports, baselines) can be larger than any

@@ -31,7 +31,7 @@ import re
 from typing import Any
 
 from gpulint.load.kubernetes import K8sObject, is_manifest
-from gpulint.load.values_tree import Path, Values
+from gpulint.render.values_tree import Path, Values
 
 VALUES_TYPE = "HelmValues"
 # Cheap test before parsing: text that may ask for an accelerator.

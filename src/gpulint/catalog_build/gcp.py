@@ -13,7 +13,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from gpulint.pricing.catalog_build import (
+from gpulint.catalog_build.common import (
     G2_L4_COUNT,
     GCE_NAMES,
     GCP_BUNDLED_FAMILIES,
@@ -31,7 +31,7 @@ from gpulint.pricing.catalog_build import (
     put_spec,
     spec_record,
 )
-from gpulint.pricing.catalog_tables import Row, lowest, merge_zones
+from gpulint.catalog_build.tables import Row, lowest, merge_zones
 
 N1_ATTACHABLE = {"T4", "V100", "P100", "P4", "K80"}
 

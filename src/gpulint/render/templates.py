@@ -15,12 +15,17 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from gpulint.load import (
-    containment,
+from gpulint.files import containment
+from gpulint.files.safe_yaml import safe_load as safe_yaml
+from gpulint.files.text import read_text
+from gpulint.load.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
+from gpulint.load.source import templated_line
+from gpulint.model import Diagnostic, SourceFile
+from gpulint.render import (
     helm,
     helmfile,
     helmfile_names,
@@ -31,12 +36,13 @@ from gpulint.load import (
     kustomize_helm,
     values_tree,
 )
-from gpulint.load import values as values_reader
-from gpulint.load.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
-from gpulint.load.kubernetes import safe_load as safe_yaml
-from gpulint.load.source import templated_line
-from gpulint.load.values_tree import Values
-from gpulint.model import Diagnostic, SourceFile
+from gpulint.render import values as values_reader
+from gpulint.render.values_tree import Values
+
+if TYPE_CHECKING:
+    from gpulint.config.settings import ScanSettings
+    from gpulint.discover import Discovery
+    from gpulint.load.cache import ParseCache
 
 KUSTOMIZATION_FILES = kustomize.KUSTOMIZATION_FILES
 # YAML that is never a values file: charts' own metadata, kustomizations, CI and compose files.
@@ -244,6 +250,16 @@ def _release_label(path: str) -> str:
     stem = os.path.basename(path).rsplit(".", 1)[0]
     parent = os.path.basename(os.path.dirname(os.path.abspath(path)))
     return parent if stem.startswith("values") and parent else stem
+
+
+def render(found: Discovery, settings: ScanSettings, cache: ParseCache | None) -> TemplatePlan:
+    """The rendering stage: every chart, helmfile and kustomization among the discovered files
+    rendered (or its values read), with the scan's Helm settings."""
+    def read(path: str) -> str | None:
+        return read_text(path, settings.max_file_bytes)[0]
+
+    return plan(found.files, list(settings.helm_values), read, cache, settings.strict,
+                settings.helm_charts, settings.helmfile_environments)
 
 
 def plan(files: list[SourceFile], helm_values: list[str],

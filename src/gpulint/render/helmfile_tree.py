@@ -19,10 +19,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint.load import helmfile
-from gpulint.load.helmfile import Release, Scan
-from gpulint.load.helmfile_names import is_helmfile
 from gpulint.model import Diagnostic
+from gpulint.render import helmfile
+from gpulint.render.helmfile import Release, Scan
+from gpulint.render.helmfile_names import is_helmfile
 
 MAX_DEPTH = 16  # nested helmfiles inside each other
 

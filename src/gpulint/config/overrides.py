@@ -94,7 +94,7 @@ class PricingOverrides:
 
 
 def load(path: str) -> PricingOverrides:
-    from gpulint.load.reader import read_file_text
+    from gpulint.files.reader import read_file_text
 
     try:
         text = read_file_text(path)

@@ -22,10 +22,11 @@ from typing import Any
 
 import yaml
 
-from gpulint.load import containment, kustomize_charts
-from gpulint.load import values as values_reader
-from gpulint.load.kubernetes import safe_load as safe_yaml
+from gpulint.files import containment
+from gpulint.files.safe_yaml import safe_load as safe_yaml
 from gpulint.load.kubernetes import separators
+from gpulint.render import kustomize_charts
+from gpulint.render import values as values_reader
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 _REMOTE = re.compile(r"^(https?://|git@|ssh://|github\.com/|gitlab\.com/|bitbucket\.org/)|\?ref=|"
