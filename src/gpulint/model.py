@@ -70,6 +70,15 @@ class Diagnostic:
     line: int | None
     message: str
     severity: str = "error"
+    # What wrote it, for a later stage that replaces that work (a chart's default render when a
+    # Terraform release renders it with its own values): filtered by origin, never by text.
+    # Not part of any report.
+    origin: str = ""
+
+
+# Diagnostic origins
+CHART_RENDER = "chart-render"  # a chart rendered (or not) with its default values
+VALUES_READ = "values-read"  # workloads read from a values file that was not rendered
 
 
 @dataclass

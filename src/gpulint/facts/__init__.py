@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gpulint.model import Diagnostic, Resource
+from gpulint.model import CHART_RENDER, VALUES_READ, Diagnostic, Resource
 
 # Builders import the catalog and the Terraform evaluator: imported when facts are built, not
 # whenever a module of this package is.
@@ -144,14 +144,13 @@ def _terraform_helm(loaded: Loaded, out: Built) -> None:
                                 if os.path.realpath(o.path) not in consumed]
         loaded.diagnostics[:] = [d for d in loaded.diagnostics
                                  if not (d.path and os.path.realpath(d.path) in consumed
-                                         and "from Helm values" in d.message)]
+                                         and d.origin == VALUES_READ)]
     charts = {r.chart_dir for r in found if r.chart_dir and r.unknown is None}
     if charts:  # rendered with their release's values below, not with their defaults
         loaded.kubernetes[:] = [o for o in loaded.kubernetes
                                 if not any(helm_local.replaces(c, o.path) for c in charts)]
         loaded.diagnostics[:] = [d for d in loaded.diagnostics if not (
-            any(helm_local.replaces(c, d.path) for c in charts) and d.message.startswith(
-                ("chart rendered with", "chart not rendered", "rendered chart:")))]
+            any(helm_local.replaces(c, d.path) for c in charts) and d.origin == CHART_RENDER)]
     for release in found:
         where = regions.get(os.path.realpath(release.path))
         if release.chart_dir and release.unknown is None:

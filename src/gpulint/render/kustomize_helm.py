@@ -26,7 +26,7 @@ import yaml
 
 from gpulint.files import containment
 from gpulint.load.kubernetes import load_documents
-from gpulint.model import Diagnostic
+from gpulint.model import CHART_RENDER, Diagnostic
 from gpulint.render import helm, kustomize
 from gpulint.render import values as values_reader
 from gpulint.render.kustomize_charts import (
@@ -105,7 +105,8 @@ def _render(e: Entry, read: Read, into: str, staged: Staged) -> str | None:
     staged.write(os.path.join(into, name), yaml.safe_dump_all(docs, sort_keys=False))
     staged.rendered[e.key] = ""
     staged.notes.append(Diagnostic(chart_file, None, f"chart rendered with {rendered.renderer} "
-                                   f"(release {e.release}, helmCharts of {e.file})", "info"))
+                                   f"(release {e.release}, helmCharts of {e.file})", "info",
+                                   CHART_RENDER))
     return name
 
 
@@ -202,7 +203,7 @@ def _store(staged: Staged) -> None:
         return
     data = {"origin": [[k, n, p, ln] for (k, n), (p, ln) in staged.origin.items()],
             "rendered": [[f, i, why] for (f, i), why in staged.rendered.items()],
-            "notes": [[d.path, d.line, d.message, d.severity] for d in staged.notes]}
+            "notes": [[d.path, d.line, d.message, d.severity, d.origin] for d in staged.notes]}
     staged.cache.put(staged.cache.key("kustomize-helm", staged.key), json.dumps(data))
 
 

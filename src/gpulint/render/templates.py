@@ -24,7 +24,7 @@ from gpulint.files.safe_yaml import safe_load as safe_yaml
 from gpulint.files.text import read_text
 from gpulint.load.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
 from gpulint.load.source import templated_line
-from gpulint.model import Diagnostic, SourceFile
+from gpulint.model import CHART_RENDER, VALUES_READ, Diagnostic, SourceFile
 from gpulint.render import (
     helm,
     helmfile,
@@ -114,13 +114,14 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
             source = helm.source_path(root, template) or chart_file
             objects, diags = load_documents(source, text)
             plan.diagnostics.extend(Diagnostic(chart_file, None, f"rendered chart: {d.message}",
-                                               d.severity) for d in diags)
+                                               d.severity, CHART_RENDER) for d in diags)
             for obj in objects:
                 line = helm.kind_line(source, str(obj.doc["kind"]), read) \
                     if source != chart_file else 1
                 plan.objects.append(K8sObject(source, line, helm.in_namespace(obj.doc, namespace)))
         plan.diagnostics.append(Diagnostic(chart_file, None, f"chart rendered with "
-                                           f"{rendered.renderer} (release {release})", "info"))
+                                           f"{rendered.renderer} (release {release})", "info",
+                                           CHART_RENDER))
         for dep in _missing_dependencies(root, read):
             _from_values(full, release, namespace, chart_file, f"dependency {dep} is not in the "
                          "chart's charts/ directory, not rendered", plan, (dep,))
@@ -128,7 +129,7 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
     why = (f"{rendered.renderer} failed: {rendered.error}" if rendered is not None else
            "no Helm renderer: put helm on PATH or pip install 'gpulint[helm]'")
     _from_values(full, release, namespace, chart_file, f"chart not rendered ({why})", plan,
-                 severity=plan.unrendered)
+                 severity=plan.unrendered, origin=CHART_RENDER)
 
 
 # A chart's own folders: templates, subcharts, CRDs installed as they are, chart-testing values.
@@ -165,12 +166,13 @@ def _missing_dependencies(root: str, read: Callable[[str], str | None]) -> list[
 
 
 def _from_values(values: Values, release: str, namespace: str | None, path: str, why: str,
-                 plan: TemplatePlan, under: tuple[str, ...] = (), severity: str = "info") -> None:
+                 plan: TemplatePlan, under: tuple[str, ...] = (), severity: str = "info",
+                 origin: str = "") -> None:
     objects = values_reader.read(values, release, namespace, under)
     plan.objects.extend(objects)
     plan.diagnostics.append(Diagnostic(path, None, f"{why}; read "
                                        f"{values_reader.describe(objects)} from its values",
-                                       severity))
+                                       severity, origin))
 
 
 def _helmfiles(paths: list[str], charts: list[str], out: TemplatePlan,
@@ -227,7 +229,8 @@ def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
         if objects:
             out.objects.extend(objects)
             out.diagnostics.append(Diagnostic(path, None, f"read {values_reader.describe(objects)}"
-                                              " from Helm values (not rendered)", "info"))
+                                              " from Helm values (not rendered)", "info",
+                                              VALUES_READ))
 
 
 def _configured_values(files: tuple[str, ...], out: TemplatePlan) -> list[str]:

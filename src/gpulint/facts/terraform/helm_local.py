@@ -20,7 +20,7 @@ import yaml
 
 from gpulint.facts.terraform.helm_tf import ReadText, Release, to_values
 from gpulint.load.kubernetes import K8sObject, load_documents
-from gpulint.model import Diagnostic, Unknown
+from gpulint.model import CHART_RENDER, Diagnostic, Unknown
 from gpulint.render import helm, values_tree
 from gpulint.render import values as values_reader
 from gpulint.render.values_tree import Values
@@ -52,8 +52,8 @@ def _objects(root: str, release: Release, templates: dict[str, str],
     for template, text in sorted(templates.items()):
         source = helm.source_path(root, template) or chart_file
         objects, problems = load_documents(source, text)
-        diags += [Diagnostic(chart_file, None, f"rendered chart: {d.message}", d.severity)
-                  for d in problems]
+        diags += [Diagnostic(chart_file, None, f"rendered chart: {d.message}", d.severity,
+                             CHART_RENDER) for d in problems]
         for obj in objects:
             line = helm.kind_line(source, str(obj.doc["kind"]), read) \
                 if source != chart_file else 1
