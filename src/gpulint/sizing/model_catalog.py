@@ -325,10 +325,10 @@ def likely_typo(name: str) -> str | None:
 def unknown_reason(name: str) -> str:
     """Why `resolve(name)` found nothing ("is not in the model catalog …"), with the closest
     catalog names when there are any."""
-    why = model_names.total_unknown(_strip_location(name)[0])
-    if why:
-        return why
     close = did_you_mean(name).closest
+    why = model_names.total_unknown(_strip_location(name)[0])
+    if why and not close:
+        return why
     if close:
         return ("is not in the model catalog, and too close to catalog names to be sized from "
                 "its own name (did you mean " + " or ".join(repr(c) for c in close) + "?)")
@@ -371,10 +371,10 @@ def resolve(name: str, params: int | None = None) -> ModelInfo | None:
                                              "catalog has no published count")
         return None
     label = _strip_location(name)[0]
-    if model_names.total_unknown(label):
-        return None  # never the active count as the total
     near = did_you_mean(name)
     if near.match is not None:
         row = _index()[0][near.match.lower()]
         return replace(_from_row(row, implied), read_as=label)
-    return None if near.closest else _size_from_name(name, implied)
+    if near.closest or model_names.total_unknown(label):
+        return None  # never a name-only guess near catalog names, nor the active count as total
+    return _size_from_name(name, implied)
