@@ -50,7 +50,7 @@ SLIDING_GLOBAL_EVERY = {
     "gemma2": 2,      # README: local and global layers alternate
     "gpt-oss": 2,     # README: alternates window-128 and full layers
     "gemma3": 6,      # Gemma 3 technical report: 5 local layers per global layer
-    "llama4": 4,      # MaxText llama4 configs: chunked attention on RoPE layers, every 4th is NoPE/global
+    "llama4": 4,      # MaxText llama4 configs: chunked attention, every 4th layer global
 }
 
 # Release precision stated in the notes (the weights as published).

@@ -16,7 +16,8 @@ from gpulint.cli.explain import build
 TOLERANCE = 0.08
 
 L31 = "meta-llama/llama-models models/llama3_1/MODEL_CARD.md (2024-07-23): 8B, 70B, 405B"
-L32V = "meta-llama/llama-models models/llama3_2/MODEL_CARD_VISION.md @33261ec (11B (10.6), 90B (88.8))"
+L32V = ("meta-llama/llama-models models/llama3_2/MODEL_CARD_VISION.md @33261ec "
+        "(11B (10.6), 90B (88.8))")
 L4 = "meta-llama/llama-models models/llama4/MODEL_CARD.md @038acb9 (109B / 400B total)"
 Q25 = "Qwen2.5 model cards, https://huggingface.co/Qwen (2024-09-19): Number of Parameters"
 Q3 = "Qwen3 model cards, https://huggingface.co/Qwen (2025-04-29): Number of Parameters"
@@ -30,7 +31,8 @@ PUBLISHED: list[tuple[str, float, str]] = [
     ("meta-llama/Llama-3.1-8B-Instruct", 8e9, L31),
     ("meta-llama/Llama-3.1-70B-Instruct", 70e9, L31),
     ("meta-llama/Llama-3.1-405B", 405e9, L31),
-    ("meta-llama/Llama-3.3-70B-Instruct", 70e9, "meta-llama/llama-models models/llama3_3/MODEL_CARD.md (2024-12-06): 70B"),
+    ("meta-llama/Llama-3.3-70B-Instruct", 70e9,
+     "meta-llama/llama-models models/llama3_3/MODEL_CARD.md (2024-12-06): 70B"),
     ("meta-llama/Llama-3.2-11B-Vision-Instruct", 10.6e9, L32V),
     ("meta-llama/Llama-3.2-90B-Vision-Instruct", 88.8e9, L32V),
     ("meta-llama/Llama-4-Scout-17B-16E-Instruct", 109e9, L4),
@@ -43,7 +45,8 @@ PUBLISHED: list[tuple[str, float, str]] = [
     ("Qwen/Qwen2.5-14B-Instruct", 14.7e9, Q25),
     ("Qwen/Qwen2.5-32B-Instruct", 32.5e9, Q25),
     ("Qwen/Qwen2.5-72B-Instruct", 72.7e9, Q25),
-    ("Qwen/Qwen2.5-Coder-32B-Instruct", 32.5e9, "Qwen2.5-Coder-32B-Instruct model card (2024-11-12): 32.5B"),
+    ("Qwen/Qwen2.5-Coder-32B-Instruct", 32.5e9,
+     "Qwen2.5-Coder-32B-Instruct model card (2024-11-12): 32.5B"),
     ("Qwen/Qwen3-0.6B", 0.6e9, Q3),
     ("Qwen/Qwen3-1.7B", 1.7e9, Q3),
     ("Qwen/Qwen3-4B", 4.0e9, Q3),
@@ -65,22 +68,33 @@ PUBLISHED: list[tuple[str, float, str]] = [
     ("deepseek-ai/DeepSeek-R1-Distill-Llama-8B", 8e9, DSR1),
     ("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", 32e9, DSR1),
     ("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", 70e9, DSR1),
-    ("deepseek-ai/DeepSeek-V3.1", 671e9, "https://huggingface.co/deepseek-ai/DeepSeek-V3.1 (2025-08-21): 671B total"),
+    ("deepseek-ai/DeepSeek-V3.1", 671e9,
+     "https://huggingface.co/deepseek-ai/DeepSeek-V3.1 (2025-08-21): 671B total"),
     ("openai/gpt-oss-20b", 21e9, GPTOSS),
     ("openai/gpt-oss-120b", 117e9, GPTOSS),
-    ("moonshotai/Kimi-K2-Instruct", 1e12, "MoonshotAI/Kimi-K2 README.md @11062d1 (1T total, 32B activated)"),
+    ("moonshotai/Kimi-K2-Instruct", 1e12,
+     "MoonshotAI/Kimi-K2 README.md @11062d1 (1T total, 32B activated)"),
     ("zai-org/GLM-4.5", 355e9, "zai-org/GLM-4.5 README.md @08158da (355B total, 32B active)"),
     ("zai-org/GLM-4.5-Air", 106e9, "zai-org/GLM-4.5 README.md @08158da (106B total, 12B active)"),
-    ("MiniMaxAI/MiniMax-M2", 230e9, "MiniMax-AI/MiniMax-M2 README.md @1acac8b (230B total, 10B active)"),
-    ("microsoft/phi-4", 14e9, "phi-4 technical report, https://arxiv.org/abs/2412.08905 (2024-12-12): 14B"),
-    ("microsoft/Phi-4-mini-instruct", 3.8e9, "https://huggingface.co/microsoft/Phi-4-mini-instruct (2025-02-26): 3.8B"),
-    ("mistralai/Mistral-7B-Instruct-v0.3", 7e9, "https://huggingface.co/mistralai/Mistral-7B-Instruct-v0.3 (2024-05-22): 7B"),
-    ("mistralai/Mixtral-8x22B-Instruct-v0.1", 141e9, "https://mistral.ai/news/mixtral-8x22b (2024-04-17): 141B total, 39B active"),
-    ("mistralai/Magistral-Small-2506", 24e9, "https://mistral.ai/news/magistral (2025-06-10): Magistral Small, 24B"),
+    ("MiniMaxAI/MiniMax-M2", 230e9,
+     "MiniMax-AI/MiniMax-M2 README.md @1acac8b (230B total, 10B active)"),
+    ("microsoft/phi-4", 14e9,
+     "phi-4 technical report, https://arxiv.org/abs/2412.08905 (2024-12-12): 14B"),
+    ("microsoft/Phi-4-mini-instruct", 3.8e9,
+     "https://huggingface.co/microsoft/Phi-4-mini-instruct (2025-02-26): 3.8B"),
+    ("mistralai/Mistral-7B-Instruct-v0.3", 7e9,
+     "https://huggingface.co/mistralai/Mistral-7B-Instruct-v0.3 (2024-05-22): 7B"),
+    ("mistralai/Mixtral-8x22B-Instruct-v0.1", 141e9,
+     "https://mistral.ai/news/mixtral-8x22b (2024-04-17): 141B total, 39B active"),
+    ("mistralai/Magistral-Small-2506", 24e9,
+     "https://mistral.ai/news/magistral (2025-06-10): Magistral Small, 24B"),
     ("HuggingFaceTB/SmolLM3-3B", 3e9, "https://huggingface.co/blog/smollm3 (2025-07-08): 3B"),
-    ("google/gemma-3-270m", 270e6, "https://developers.googleblog.com/en/introducing-gemma-3-270m/ (2025-08-14): 270M"),
-    ("bigcode/starcoder2-7b", 7e9, "StarCoder2 paper, https://arxiv.org/abs/2402.19173 (2024-02-29): 7B"),
-    ("allenai/OLMo-2-1124-7B", 7e9, "OLMo 2 paper, https://arxiv.org/abs/2501.00656 (2024-12-31): 7B"),
+    ("google/gemma-3-270m", 270e6,
+     "https://developers.googleblog.com/en/introducing-gemma-3-270m/ (2025-08-14): 270M"),
+    ("bigcode/starcoder2-7b", 7e9,
+     "StarCoder2 paper, https://arxiv.org/abs/2402.19173 (2024-02-29): 7B"),
+    ("allenai/OLMo-2-1124-7B", 7e9,
+     "OLMo 2 paper, https://arxiv.org/abs/2501.00656 (2024-12-31): 7B"),
 ]
 
 
