@@ -23,6 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CSV = Path("/work/shared/data/models/models.csv")
 DEFAULT_README = DEFAULT_CSV.with_name("README.md")
 DEFAULT_OUT = ROOT / "src" / "gpulint" / "data" / "model_catalog.json"
+# Models released after the raw snapshot (2025-2026 and the families serving stacks list as
+# supported), and better sources for rows of the snapshot that cited only the model's name.
+# Both are kept in the repository, each figure with its source.
+ADDED_CSV = ROOT / "scripts" / "data" / "models_added.csv"
+SOURCE_FIXES_CSV = ROOT / "scripts" / "data" / "model_source_fixes.csv"
 
 SCHEMA_VERSION = 1
 # The raw file has 140 rows; a much smaller result means a truncated or
@@ -45,6 +50,7 @@ SLIDING_GLOBAL_EVERY = {
     "gemma2": 2,      # README: local and global layers alternate
     "gpt-oss": 2,     # README: alternates window-128 and full layers
     "gemma3": 6,      # Gemma 3 technical report: 5 local layers per global layer
+    "llama4": 4,      # MaxText llama4 configs: chunked attention, every 4th layer global
 }
 
 # Release precision stated in the notes (the weights as published).
@@ -118,9 +124,10 @@ def convert_row(row: dict[str, str]) -> dict[str, Any]:
     else:
         entry["sliding_window_global_every"] = None
     notes = row["notes"]
-    entry["release_precision"] = next(
+    entry["release_precision"] = (row.get("release_precision") or "").strip() or next(
         (p for rx, p in _RELEASE_PRECISION if rx.search(notes)), None
     )
+    entry["arch_source"] = row["arch_source"].strip() or None
     return _curate(entry)
 
 
@@ -162,15 +169,40 @@ def parse_sources(readme_text: str) -> list[dict[str, str]]:
     return sources
 
 
-def build(csv_path: Path, readme_path: Path, snapshot_date: str) -> dict[str, Any]:
-    with csv_path.open(newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+def _read(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def merge(rows: list[dict[str, str]], added: list[dict[str, str]],
+          fixes: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The snapshot's rows with the source fixes applied, then the added rows (an added row
+    may not repeat an id: a changed figure is a fix, with its source)."""
+    by_id = {r["canonical_id"]: dict(r) for r in rows}
+    for fix in fixes:
+        row = by_id.get(fix["canonical_id"])
+        if row is None:
+            raise SystemExit(f"source fix for unknown model {fix['canonical_id']!r}")
+        for field in ("params_total", "params_active", "params_precision", "params_source",
+                      "arch_source"):
+            if fix[field].strip():
+                row[field] = fix[field]
+    for row in added:
+        if row["canonical_id"] in by_id:
+            raise SystemExit(f"added model {row['canonical_id']!r} is already in the snapshot")
+        by_id[row["canonical_id"]] = row
+    return list(by_id.values())
+
+
+def build(csv_path: Path, readme_path: Path, snapshot_date: str,
+          added_path: Path = ADDED_CSV, fixes_path: Path = SOURCE_FIXES_CSV) -> dict[str, Any]:
+    rows = merge(_read(csv_path), _read(added_path), _read(fixes_path))
     models = sorted((convert_row(r) for r in rows), key=lambda m: m["id"].lower())
     _check_unique_names(models)
     return {
         "schema_version": SCHEMA_VERSION,
         "snapshot_date": snapshot_date,
-        "generated_from": csv_path.name,
+        "generated_from": [csv_path.name, added_path.name, fixes_path.name],
         "sources": parse_sources(readme_path.read_text(encoding="utf-8")),
         "assumptions": {
             "mla_qk_rope_head_dim": MLA_ROPE_HEAD_DIM,
@@ -221,11 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     date = args.snapshot_date or dt.datetime.fromtimestamp(
         args.csv.stat().st_mtime, tz=dt.timezone.utc).date().isoformat()
 
+    raw = len(_read(args.csv))  # the floor guards against a truncated snapshot
+    if raw < args.min_rows:
+        print(f"refusing to write: {raw} models < floor {args.min_rows}", file=sys.stderr)
+        return 2
     catalog = build(args.csv, readme, date)
     n = len(catalog["models"])
-    if n < args.min_rows:
-        print(f"refusing to write: {n} models < floor {args.min_rows}", file=sys.stderr)
-        return 2
     text = render(catalog)
     if args.check:
         current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""

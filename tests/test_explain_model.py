@@ -109,11 +109,28 @@ def test_current_only_leaves_out_previous_generation() -> None:
     assert all(o["generation"] == "current" for o in json.loads(out)["options"]["gcp"])
 
 
-def test_unknown_model_exits_2_with_a_suggestion() -> None:
-    code, out, err = run("meta-llama/Llama-3.1-8x-Instruct")
+def test_a_misspelt_model_is_sized_as_the_catalog_model_and_says_so() -> None:
+    # One edit away (a typo in the variant): read as the catalog model, never silently.
+    code, out, _ = run("meta-llama/Llama-3.1-8B-Instrct", "--provider", "aws", "--top", "1")
+    assert code == 0
+    assert "'meta-llama/Llama-3.1-8B-Instrct' is not in the model catalog: did you mean " \
+        "'meta-llama/Llama-3.1-8B'? Sized as that model." in out
+    assert "128k" not in out and "8k context" in out  # the catalog's context, not a 4k default
+
+
+def test_a_name_close_to_catalog_names_is_not_sized_from_its_digits() -> None:
+    # Two edits from Llama-3.1-8B-Instruct: its digits would give "8B", but the name is too close
+    # to catalog names for that to be a safe reading.
+    code, out, err = run("meta-llama/Lama-3.1-8B-Instrct")
     assert code == 2 and out == ""
-    assert "unknown model 'meta-llama/Llama-3.1-8x-Instruct'" in err
-    assert "did you mean 'meta-llama/Llama-3.1-8B'?" in err
+    assert "could not evaluate: model 'meta-llama/Lama-3.1-8B-Instrct'" in err
+    assert "did you mean 'meta-llama/Llama-3.1-8B'" in err
+
+
+def test_unknown_model_exits_2_and_says_why() -> None:
+    code, out, err = run("acme/unheard-of-model")
+    assert code == 2 and out == ""
+    assert "is not in the model catalog and its size cannot be read from its name" in err
 
 
 def test_unknown_precision_and_region_are_usage_errors() -> None:

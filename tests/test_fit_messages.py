@@ -71,11 +71,12 @@ def test_a_close_call_is_could_not_evaluate() -> None:
     assert res.facts["model.fits"] is False
 
 
-def test_a_near_miss_of_a_catalog_name_is_called_a_likely_typo() -> None:
+def test_a_misspelt_catalog_name_is_sized_as_that_model_and_says_so() -> None:
     res = _gpu_resource(22.35, 1)
     fit.apply(res, ModelDecl("mistralai/Mistrl-7B-Instruct-v0.3", "args"), Context())
-    assert "likely a typo of 'mistralai/Mistral-7B-Instruct-v0.3'" in \
+    assert "sized as 'mistralai/Mistral-7B-Instruct-v0.3': did you mean it?" in \
         res.facts["explain.model_label"]
+    assert res.facts["model.id"] == "mistralai/Mistral-7B-Instruct-v0.3"
     res = _gpu_resource(22.35, 1)
     fit.apply(res, ModelDecl("acme/in-house-13b", "args"), Context())
     assert "typo" not in res.facts["explain.model_label"]

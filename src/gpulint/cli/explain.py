@@ -37,6 +37,9 @@ def _assumptions(info: models.ModelInfo, est: sizing.Estimate, given: dict[str, 
     """Which inputs were declared and which are documented defaults (docs/sizing.md)."""
     i = est.inputs
     out = []
+    if info.read_as:
+        out.append(f"{info.read_as!r} is not in the model catalog: sized as {info.id!r} "
+                   "(did you mean it?)")
     if info.estimated:
         out.append(f"parameters: {info.params_source}")
     method = i.get("method")
@@ -114,9 +117,7 @@ def build(name: str, precision: str | None = None, context: int | None = None,
         if known is not None:
             raise LookupError(f"{known} is in the model catalog, but without a published "
                               "parameter count: give it with --params (billions, e.g. 3.8)")
-        near = suggest(name)
-        raise LookupError(f"unknown model {name!r}: not in the model catalog and no size in its "
-                          "name" + (f" (did you mean {near!r}?)" if near else ""))
+        raise LookupError(f"could not evaluate: model {name!r} {models.unknown_reason(name)}")
     if precision is not None and normalize_precision(precision) is None:
         raise ValueError(f"unknown precision {precision!r} (for example bf16, fp8, awq, gptq, "
                          "int8, nf4, q4_k_m)")
@@ -133,7 +134,8 @@ def build(name: str, precision: str | None = None, context: int | None = None,
     return {
         "model": {"name": name, "id": info.id, "params_total": info.params_total,
                   "params_active": info.params_active, "estimated": info.estimated,
-                  "params_source": info.params_source or None, "resolved_from": info.source},
+                  "params_source": info.params_source or None, "resolved_from": info.source,
+                  "read_as": info.read_as},
         "purpose": purpose,
         "estimate": {"summary": est.describe(), "total_gib": round(est.total_gib, 2),
                      "components_gib": {k: round(v, 2) for k, v in est.components.items()},
@@ -171,8 +173,11 @@ def render_text(data: dict[str, Any]) -> str:
     params = f"{m['params_total'] / 1e9:.3g}B parameters"
     if m["params_active"] and m["params_active"] < m["params_total"]:
         params += f" ({m['params_active'] / 1e9:.3g}B active per token)"
-    lines = [f"{m['id']}: {params}" + (" (estimated from its name)" if m["estimated"] else ""),
-             f"{_PURPOSES[data['purpose']]} estimate: {e['summary']}", ""]
+    lines = [f"{m['id']}: {params}" + (" (estimated from its name)" if m["estimated"] else "")]
+    if m.get("read_as"):
+        lines.append(f"{m['read_as']!r} is not in the model catalog: did you mean {m['id']!r}? "
+                     "Sized as that model.")
+    lines += [f"{_PURPOSES[data['purpose']]} estimate: {e['summary']}", ""]
     width = max(len(k) for k in e["components_gib"])
     for name, gib in e["components_gib"].items():
         note = _component_note(name, e)

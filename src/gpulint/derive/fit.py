@@ -8,6 +8,7 @@ the explain.* phrases messages show. Thresholds come from the `sizing:` settings
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from gpulint.derive.alternative import (
     Context,
@@ -42,11 +43,11 @@ def apply(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | No
 def model_label(decl: ModelDecl, info: models.ModelInfo) -> str:
     """The declared name, saying so when its size was read from the name (and when the name
     looks like a typo of one the catalog knows)."""
+    if info.read_as:
+        return f"{decl.id} (not in the model catalog; sized as {info.id!r}: did you mean it?)"
     if not info.estimated:
         return decl.id
-    typo = models.likely_typo(decl.id)
-    hint = f"; likely a typo of {typo!r}" if typo else ""
-    return f"{decl.id} ({info.params_total / 1e9:g}B parameters, estimated from its name{hint})"
+    return f"{decl.id} ({info.params_total / 1e9:g}B parameters, estimated from its name)"
 
 
 def _precision(decl: ModelDecl, info: models.ModelInfo) -> str | Unknown | None:
@@ -73,10 +74,18 @@ def _estimates(res: Resource, decl: ModelDecl, info: models.ModelInfo, precision
     cache to start; right-sizing uses the configured (or documented default) concurrency."""
     purpose = (decl.purpose or "").lower()
     if purpose in _TRAINING_METHODS or (not purpose and res.facts.get("workload") == "training"):
-        method = _TRAINING_METHODS.get(purpose, "full")
-        res.facts["model.purpose"] = method if method != "full" else "training"
-        est = sizing.estimate_training(info, method, precision)
-        return est, est
+        method = _TRAINING_METHODS.get(purpose)
+        res.facts["model.purpose"] = "training" if method in (None, "full") else method
+        if method is not None:
+            est = sizing.estimate_training(info, method, precision)
+            return est, est
+        # Method not stated: an error may only rest on the smallest method the command does not
+        # rule out (QLoRA when it asks for a 4-bit loader, else LoRA); right-sizing keeps the
+        # largest (all weights), so neither finding rests on a guess in its own favour.
+        low = "qlora" if decl.four_bit or info.implied_precision == "nf4" else "lora"
+        least = sizing.estimate_training(info, low, None if low == "qlora" else precision)
+        least = replace(least, inputs={**least.inputs, "method_assumed": True})
+        return least, sizing.estimate_training(info, "full", precision)
     res.facts["model.purpose"] = "inference"
     args = (info, precision, decl.context or opts.sizing.context)
     # Pipeline stages split weights and KV cache by layer as tensor ranks do by head, so one
@@ -97,9 +106,7 @@ def _model(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | N
     f["model.source"] = decl.source
     info = models.resolve(decl.id)
     if info is None:
-        typo = models.likely_typo(decl.id)
-        reason = (f"model {decl.id!r} is not in the model catalog and its size cannot be read "
-                  "from its name" + (f"; likely a typo of {typo!r}" if typo else ""))
+        reason = f"model {decl.id!r} {models.unknown_reason(decl.id)}"
         res.set_fact("model.id", Unknown(reason))
         set_unknown(res, _FACTS, reason)
         return None
@@ -127,6 +134,11 @@ def _model(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | N
     mem, count = f.get("gpu.memory_gib"), f.get("gpu.count")
     if "group.gpu_count" in f:  # a model served across the hosts of a multi-host group
         count = f["group.gpu_count"]
+    elif (decl.nodes or 1) > 1 and is_number(count) and f.get("model.purpose") != "inference":
+        # A launcher spreading one training over hosts (torchrun --nnodes, accelerate
+        # --num_machines, deepspeed --num_nodes): each host is a pod like this one.
+        count = count * (decl.nodes or 1)
+        f["group.gpu_count"], f["group.source"] = count, f"training launch over {decl.nodes} hosts"
     if not (is_number(mem) and is_number(count)):
         _gpus_unknown(res, mem, count)
         return est

@@ -73,6 +73,8 @@ class ModelDecl:
     pipeline_parallel: int | None = None
     data_parallel: int | None = None
     parallel_unknown: str | None = None  # why a declared parallelism could not be read
+    four_bit: bool = False  # fine-tuning asks for a 4-bit loader (QLoRA is not ruled out)
+    nodes: int | None = None  # hosts a training launcher spreads one model over
 
     @property
     def parallel_declared(self) -> bool:
@@ -232,6 +234,8 @@ def from_command(command: list[str], env: dict[str, str], what: str,
     training = training_args.read(tokens, flags)
     if training.read_from:
         source += f"; {training.method or 'sharding'} from " + ", ".join(training.read_from)
+    if training.nodes_from and (training.nodes or 0) > 1:
+        source += f"; {training.nodes} hosts from {training.nodes_from}"
     util = next((flags[f] for f in _UTIL_FLAGS if flags.get(f)), None)
     try:
         util_f = float(util) if util else None
@@ -247,5 +251,6 @@ def from_command(command: list[str], env: dict[str, str], what: str,
         pipeline_parallel=_int(next((flags[f] for f in _PP_FLAGS if flags.get(f)), None)),
         data_parallel=_int(next((flags[f] for f in _DP_FLAGS if flags.get(f)), None)),
         kv_cache_bytes=kv_cache_bytes(kv_dtype),
-        purpose=training.method, sharded=training.sharded,
+        purpose=training.method, sharded=training.sharded, four_bit=training.four_bit,
+        nodes=training.nodes,
     )

@@ -28,11 +28,28 @@ _FULL_WORD = re.compile(r"full_finetune|full-finetune|(^|[^a-z])full([^a-z]|$)")
 _ZERO3 = re.compile(r"zero[-_ ]?3|zero[-_]?stage[-_]?3|(^|[^a-z0-9])z3([^a-z0-9]|$)|stage3")
 
 
+# Launchers that start one training over several hosts: torchrun, accelerate, deepspeed.
+_NODE_FLAGS = ("--nnodes", "--num_machines", "--num-machines", "--num_nodes", "--num-nodes")
+
+
 @dataclass(frozen=True)
 class TrainingArgs:
     method: str | None  # "lora" | "qlora" | "training" (all weights) | None: not said
     sharded: str | None  # "fsdp" | "zero3" | None
     read_from: tuple[str, ...]  # the flags and names that said so, for the report
+    four_bit: bool = False  # a 4-bit loader is asked for (QLoRA's base weights)
+    nodes: int | None = None  # hosts the launcher spreads one training over
+    nodes_from: str | None = None  # the flag that said so
+
+
+def launcher_nodes(flags: dict[str, str]) -> tuple[int | None, str | None]:
+    """Hosts a launcher runs one training on (`torchrun --nnodes 2`, `accelerate launch
+    --num_machines 2`, `deepspeed --num_nodes 2`); torchrun's elastic `1:4` counts its minimum."""
+    for flag in _NODE_FLAGS:
+        value = flags.get(flag, "").split(":", 1)[0]
+        if value.isdigit() and int(value) >= 1:
+            return int(value), f"{flag} {flags[flag]}"
+    return None, None
 
 
 def read(tokens: list[str], flags: dict[str, str]) -> TrainingArgs:
@@ -64,7 +81,9 @@ def read(tokens: list[str], flags: dict[str, str]) -> TrainingArgs:
             method, said = "training", [*said, full_word]
     if method == "lora" and four_bit:
         method, said = "qlora", [*said, *four_bit]
-    return TrainingArgs(method, _sharding(tokens, flags), tuple(said))
+    nodes, nodes_from = launcher_nodes(flags)
+    return TrainingArgs(method, _sharding(tokens, flags), tuple(said), bool(four_bit), nodes,
+                        nodes_from)
 
 
 def _sharding(tokens: list[str], flags: dict[str, str]) -> str | None:

@@ -41,7 +41,8 @@ _FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for
     (r"tensor parallelism is not declared",
      "declare it: the server's --tensor-parallel-size flag, the gpulint.dev/tensor-parallel "
      "label or models[].tensor_parallel in the configuration"),
-    (r"is not in the model catalog|size cannot be read|size is estimated|refers to an env var",
+    (r"is not in the model catalog|size cannot be read|size is estimated|refers to an env var"
+     r"|total parameters unknown",
      "declare the model: models[] in the configuration or the gpulint.dev/model label"),
     (r"is not in the (\w+ )?catalog \(did you mean",
      "correct the instance type as suggested, or price it with --pricing-overrides FILE"),

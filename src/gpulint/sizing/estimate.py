@@ -137,6 +137,8 @@ class Estimate:
         else:
             method = {"full": "full fine-tune (mixed-precision Adam)",
                       "lora": "LoRA", "qlora": "QLoRA"}[i["method"]]
+            if i.get("method_assumed"):
+                method += " (method not stated: the smallest the command allows)"
             parts.append(method)
             parts.append(f"seq {_tokens(i['seq_len'])} x batch {i['micro_batch']}")
         approx = " (approximate)" if self.approximate else ""

@@ -14,8 +14,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["MOE_DEFAULT_TOP_K", "MOE_FFN_FRACTION", "ModelInfo", "catalog_metadata", "names",
-           "resolve"]
+from gpulint.sizing import model_names
+
+__all__ = ["MOE_DEFAULT_TOP_K", "MOE_FFN_FRACTION", "ModelInfo", "catalog_metadata",
+           "did_you_mean", "names", "resolve", "unknown_reason"]
 
 # For an unknown "NxMB" MoE name, N*M overcounts: attention, embeddings and
 # norms are shared, only the FFN is replicated per expert. Fitting
@@ -56,6 +58,7 @@ class ModelInfo:
     release_precision: str | None = None  # precision of the published weights
     implied_precision: str | None = None  # from a quantisation suffix in the name
     source: str = "catalog"  # "catalog" or "name"
+    read_as: str | None = None  # a name not in the catalog, read as this row (did you mean)
 
     @property
     def short_name(self) -> str:
@@ -307,16 +310,29 @@ def near_miss(name: str, cutoff: float = 0.6) -> str | None:
     return None
 
 
-def likely_typo(name: str, cutoff: float = 0.9) -> str | None:
-    """A catalog name that `name` is probably a misspelling of: very close, and with the same
-    numbers (Phi-4 is not a typo of Phi-3.5, nor 13B of 8B)."""
-    near = near_miss(name, cutoff)
-    if near is None:
-        return None
-    digits = re.compile(r"\d+")
-    tail = name.rsplit("/", 1)[-1]
-    same = digits.findall(tail) == digits.findall(near.rsplit("/", 1)[-1])
-    return near if same else None
+def did_you_mean(name: str) -> model_names.Near:
+    """The catalog model a name not in the catalog is read as (one edit away, or a suffix
+    added), or else the closest catalog names: the did-you-mean every caller shows."""
+    lowered = {k.lower(): v for k, v in names().items()}
+    return model_names.near(_strip_location(name)[0], lowered)
+
+
+def likely_typo(name: str) -> str | None:
+    """The catalog model a name not in the catalog is probably a misspelling of."""
+    return None if known_id(name) else did_you_mean(name).match
+
+
+def unknown_reason(name: str) -> str:
+    """Why `resolve(name)` found nothing ("is not in the model catalog …"), with the closest
+    catalog names when there are any."""
+    close = did_you_mean(name).closest
+    why = model_names.total_unknown(_strip_location(name)[0])
+    if why and not close:
+        return why
+    if close:
+        return ("is not in the model catalog, and too close to catalog names to be sized from "
+                "its own name (did you mean " + " or ".join(repr(c) for c in close) + "?)")
+    return "is not in the model catalog and its size cannot be read from its name"
 
 
 def known_id(name: str) -> str | None:
@@ -354,4 +370,11 @@ def resolve(name: str, params: int | None = None) -> ModelInfo | None:
                                params_source=f"{guess.params_source} (from '{cand}'); "
                                              "catalog has no published count")
         return None
+    label = _strip_location(name)[0]
+    near = did_you_mean(name)
+    if near.match is not None:
+        row = _index()[0][near.match.lower()]
+        return replace(_from_row(row, implied), read_as=label)
+    if near.closest or model_names.total_unknown(label):
+        return None  # never a name-only guess near catalog names, nor the active count as total
     return _size_from_name(name, implied)

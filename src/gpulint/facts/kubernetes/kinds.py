@@ -135,7 +135,16 @@ def _daemonset(doc: dict[str, Any]) -> list[PodGroup]:
 
 def _job(doc: dict[str, Any]) -> list[PodGroup]:
     par = _count(dig(doc, "spec", "parallelism"), 1, "parallelism")
-    return _template(dig(doc, "spec", "template"), desired=par, workload="batch")
+    out = _template(dig(doc, "spec", "template"), desired=par, workload="batch")
+    # An Indexed Job's pods run together with a rank each (JOB_COMPLETION_INDEX): the way
+    # multi-node training is written without an operator, one model over all of them.
+    together = _count(dig(doc, "spec", "completions"), par, "completions")
+    if dig(doc, "spec", "completionMode") == "Indexed" and isinstance(par, int) \
+            and isinstance(together, int) and min(par, together) > 1:
+        for g in out:
+            n = min(par, together)
+            g.unit, g.unit_name = [(g.pod, n)], f"Indexed Job of {n} pods"
+    return out
 
 
 def _cronjob(doc: dict[str, Any]) -> list[PodGroup]:
