@@ -168,9 +168,12 @@ def test_cycle_finder_finds_a_cycle() -> None:
 # - discover above render: it recognises helmfile names as render/ defines them.
 # - savings (a finding's saving, after evaluation) above the engine; catalog_build (offline)
 #   above pricing, whose run-time catalog it builds, and imported only by cli and scripts/.
+# - fact_types (the type of Resource.facts, generated from facts/registry.py) on the ground
+#   floor: pricing, below facts, writes facts too, and model.py may not import it.
 FLOORS: list[tuple[str, ...]] = [
     ("gpulint", "model", "data"),
-    ("files", "units", "globs", "providers", "comments", "suppressions", "conditions"),
+    ("files", "units", "globs", "providers", "comments", "suppressions", "conditions",
+     "fact_types"),
     ("config",),
     ("terraform",),
     ("load",),
@@ -201,6 +204,19 @@ def _floor_of(module: str) -> int:
         if unit in names:
             return level
     raise AssertionError(f"{module}: its package is on no floor; add it to FLOORS")
+
+
+def test_model_imports_nothing_of_the_project() -> None:
+    """model.py is what every stage shares: not even a type-checking import of a stage."""
+    tree = ast.parse(MODULES["gpulint.model"].read_text(encoding="utf-8"))
+    def ours(node: ast.AST) -> bool:
+        if isinstance(node, ast.Import):
+            return any(a.name.split(".")[0] == "gpulint" for a in node.names)
+        return isinstance(node, ast.ImportFrom) and (
+            node.level > 0 or (node.module or "").split(".")[0] == "gpulint")
+
+    found = [ast.unparse(n) for n in ast.walk(tree) if ours(n)]
+    assert found == []
 
 
 def test_every_module_is_on_a_floor() -> None:

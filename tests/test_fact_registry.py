@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gpulint import pipeline
+from gpulint import fact_types, pipeline
 from gpulint.facts import registry
 from gpulint.facts.model_decl import ModelDecl
 from gpulint.model import Resource, Unknown
@@ -59,7 +59,7 @@ def test_placeholders_render_known_values() -> None:
 
 
 def test_facts_typeddict_lists_every_registered_fact() -> None:
-    assert list(typing.get_type_hints(registry.Facts)) == list(registry.BY_NAME)
+    assert list(typing.get_type_hints(fact_types.Facts)) == list(registry.BY_NAME)
 
 
 def test_registry_entries_are_well_formed() -> None:

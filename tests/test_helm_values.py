@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gpulint import pipeline as scan
+from gpulint.facts.model_decl import declared_model
 from gpulint.model import Resource
 from gpulint.render import helm
 
@@ -58,12 +59,12 @@ def test_vllm_production_stack_model_specs(scanned) -> None:
     assert small.path.endswith(os.path.join("values", "vllm-stack.yaml")) and small.line == 5
     assert small.facts["gpu.count"] == 1 and small.facts["instance.type"] == "g6e.xlarge"
     assert small.facts["k8s.namespace"] == "inference" and small.facts["workload"] == "inference"
-    assert small.declared_model.id == "meta-llama/Llama-3.1-8B-Instruct"
+    assert declared_model(small).id == "meta-llama/Llama-3.1-8B-Instruct"
     assert small.facts["cost.monthly"] == pytest.approx(_on_demand("g6e.xlarge") * HOURS * 2,
                                                         abs=0.01)
     big = res["HelmValues/vllm-stack/servingEngineSpec.modelSpec[1]"]
     assert big.line == 24 and big.facts["gpu.count"] == 4
-    assert big.declared_model.tensor_parallel == 4
+    assert declared_model(big).tensor_parallel == 4
     assert big.facts["cost.monthly"] == pytest.approx(_on_demand("g6e.12xlarge") * HOURS, abs=0.01)
 
 
@@ -98,7 +99,7 @@ def test_unvendored_dependency_values_are_read_under_its_key(scanned) -> None:
     _, res = scanned
     nim = res["HelmValues/nim-umbrella/nim-llm"]
     assert nim.path.endswith(os.path.join("nim-umbrella", "values.yaml")) and nim.line == 1
-    assert nim.declared_model.id == "meta/llama-3.1-8b-instruct"
+    assert declared_model(nim).id == "meta/llama-3.1-8b-instruct"
 
 
 def test_local_chart_release_without_renderer_reads_release_values(scanned) -> None:
@@ -116,7 +117,7 @@ def test_local_chart_release_rendered_by_the_helm_sdk(monkeypatch: pytest.Monkey
     chat = res["Deployment/inference/chat-llm-serving"]
     assert chat.path.endswith(os.path.join("templates", "deployment.yaml")) and chat.line == 2
     assert chat.facts["replicas.desired"] == 3 and chat.facts["instance.type"] == "g5.xlarge"
-    assert chat.declared_model.id == "Qwen/Qwen2.5-7B-Instruct"
+    assert declared_model(chat).id == "Qwen/Qwen2.5-7B-Instruct"
     assert "HelmValues/chat" not in res
     notes = [d.message for d in result.diagnostics if d.path.endswith(
         os.path.join("llm-serving", "Chart.yaml"))]
@@ -139,7 +140,7 @@ def test_helm_release_heredoc_values_in_terraform(scanned) -> None:
     assert vllm.path.endswith(os.path.join("terraform", "serving.tf")) and vllm.line == 11
     assert vllm.facts["k8s.namespace"] == "deepseek" and vllm.facts["replicas.desired"] == 2
     assert vllm.facts["gpu.model"] == "L4" and vllm.facts["workload"] == "inference"
-    assert vllm.declared_model.id == "deepseek-ai/DeepSeek-R1-Distill-Llama-8B"
+    assert declared_model(vllm).id == "deepseek-ai/DeepSeek-R1-Distill-Llama-8B"
     # The device plugin's values only tolerate GPU taints: no GPU request, no resource.
     assert not [a for a in res if "device-plugin" in a]
     assert any(d.message == "read 1 GPU request from the Helm values of "

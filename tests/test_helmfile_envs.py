@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gpulint import pipeline as scan
+from gpulint.facts.model_decl import declared_model
 from gpulint.render import helmfile
 
 FIXTURE = Path(__file__).parent / "fixtures" / "helmfile-envs"
@@ -31,15 +32,15 @@ def test_each_environment_fills_the_values_template_with_its_own_values() -> Non
     assert dev.facts["k8s.namespace"] == "inference"  # {{ .Values.namespace }} in the helmfile
     assert dev.facts["instance.type"] == "g6.xlarge" and dev.facts["gpu.count"] == 1
     assert dev.facts["replicas.desired"] == 2
-    assert dev.declared_model is not None
-    assert dev.declared_model.id == "meta-llama/Llama-3.1-8B-Instruct"
+    assert declared_model(dev) is not None
+    assert declared_model(dev).id == "meta-llama/Llama-3.1-8B-Instruct"
     assert dev.facts["cost.monthly"] == pytest.approx(_on_demand("g6.xlarge") * 730 * 2, abs=0.01)
     prod = by_address["HelmValues/llm/servingEngineSpec.modelSpec[0]@production"]
     assert prod.facts["k8s.namespace"] == "inference-prod"
     assert prod.facts["instance.type"] == "g6e.12xlarge" and prod.facts["gpu.count"] == 4
     assert prod.facts["replicas.desired"] == 3
-    assert prod.declared_model is not None
-    assert prod.declared_model.id == "meta-llama/Llama-3.1-70B-Instruct"
+    assert declared_model(prod) is not None
+    assert declared_model(prod).id == "meta-llama/Llama-3.1-70B-Instruct"
     assert prod.facts["cost.monthly"] == pytest.approx(_on_demand("g6e.12xlarge") * 730 * 3,
                                                        abs=0.01)
     notes = sorted(d.message for d in result.diagnostics)

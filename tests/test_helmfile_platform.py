@@ -15,6 +15,7 @@ import pytest
 from gpulint import pipeline as scan
 from gpulint.config import load as config
 from gpulint.config import settings
+from gpulint.facts.model_decl import declared_model
 
 FIXTURE = Path(__file__).parent / "fixtures" / "helmfile-platform"
 CATALOG = Path(__file__).parent.parent / "src" / "gpulint" / "data" / "gpu_catalog.json"
@@ -42,9 +43,9 @@ def test_every_environment_is_a_copy_of_the_platform() -> None:
         == ("g6.xlarge", 1, 1)
     assert (prod.facts["instance.type"], prod.facts["gpu.count"],
             prod.facts["replicas.desired"]) == ("g6e.12xlarge", 4, 2)
-    assert prod.declared_model is not None and dev.declared_model is not None
-    assert prod.declared_model.id == "meta-llama/Llama-3.1-70B-Instruct"
-    assert dev.declared_model.id == "meta-llama/Llama-3.1-8B-Instruct"
+    assert declared_model(prod) is not None and declared_model(dev) is not None
+    assert declared_model(prod).id == "meta-llama/Llama-3.1-70B-Instruct"
+    assert declared_model(dev).id == "meta-llama/Llama-3.1-8B-Instruct"
     assert prod.path.endswith("vllm-stack.yaml.gotmpl") and prod.line == 4
     assert dev.facts["cost.monthly"] == pytest.approx(_on_demand("g6.xlarge") * HOURS, abs=0.01)
     assert prod.facts["cost.monthly"] == pytest.approx(

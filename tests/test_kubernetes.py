@@ -7,6 +7,7 @@ import os
 import pytest
 
 from gpulint import pipeline as scan
+from gpulint.facts.model_decl import declared_model
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import catalog
 
@@ -51,8 +52,8 @@ def test_kserve_scale_to_zero_and_storage_uri_model(crds: dict[str, Resource]) -
     r = crds["InferenceService/serving/qwen/predictor"]
     assert _facts(r, "replicas.min", "replicas.max", "shutdown", "workload", "gpu.model") == \
         (0, 4, "scale-to-zero", "inference", "L4")
-    assert r.declared_model.id == "hf://Qwen/Qwen2.5-7B-Instruct"
-    assert r.declared_model.context == 8192
+    assert declared_model(r).id == "hf://Qwen/Qwen2.5-7B-Instruct"
+    assert declared_model(r).context == 8192
     assert r.facts["cost.monthly"] == 0.0  # priced at its minimum: zero replicas
 
 
@@ -157,12 +158,12 @@ def test_json_manifest() -> None:
 
 def test_model_from_configmaps_and_unresolvable_secret() -> None:
     got = _scan("env.yaml")
-    envfrom = got["Deployment/llm/from-envfrom"].declared_model
+    envfrom = declared_model(got["Deployment/llm/from-envfrom"])
     assert (envfrom.id, envfrom.context) == ("mistralai/Mistral-7B-Instruct-v0.3", 4096)
-    keyref = got["Deployment/llm/from-keyref"].declared_model
+    keyref = declared_model(got["Deployment/llm/from-keyref"])
     assert (keyref.id, keyref.tensor_parallel) == ("Qwen/Qwen2.5-14B-Instruct", 2)
     secret = got["Deployment/llm/from-secret"]
-    assert secret.declared_model is None
+    assert declared_model(secret) is None
     assert "not in the scanned manifests" in secret.facts["model.id"].reason
 
 

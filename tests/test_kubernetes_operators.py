@@ -8,6 +8,7 @@ import os
 import pytest
 
 from gpulint import pipeline as scan
+from gpulint.facts.model_decl import declared_model
 from gpulint.model import Resource, Unknown
 from gpulint.pricing import catalog
 from gpulint.ruleset import load_rules
@@ -60,7 +61,7 @@ def test_kaito_workspace_preset_config_and_instance_type(got: dict[str, Resource
     r = got["Workspace/assistants/workspace-phi-4-mini"]
     assert _f(r, "instance.type", "gpu.count", "gpu.model", "workload") == \
         ("Standard_NV36ads_A10_v5", 1, "A10", "inference")
-    decl = r.declared_model
+    decl = declared_model(r)
     assert (decl.id, decl.context, decl.gpu_memory_utilization) == \
         ("microsoft/Phi-4-mini-instruct", 16384, 0.85)  # preset table + the vLLM ConfigMap
     assert r.facts["cost.monthly"] == pytest.approx(
@@ -80,7 +81,7 @@ def test_kaito_tuning_inference_set_and_roles(got: dict[str, Resource]) -> None:
     assert _f(tuning, "workload", "model.purpose") == ("training", "qlora")
     iset = got["InferenceSet/assistants/deepseek-distill"]
     assert _f(iset, "replicas.min", "replicas.max") == (2, 5)  # KEDA max-replicas annotation
-    assert iset.declared_model.id == "deepseek-ai/DeepSeek-R1-Distill-Qwen-14B"
+    assert declared_model(iset).id == "deepseek-ai/DeepSeek-R1-Distill-Qwen-14B"
     decode = got["MultiRoleInference/assistants/qwen-pd/decode"]
     assert _f(decode, "replicas.desired", "gpu.count", "sizing.idle_gpus") == (2, 2, 0)
 
@@ -94,7 +95,7 @@ def test_llm_inference_service_base_refs_and_scaling(got: dict[str, Resource]) -
     r = got["LLMInferenceService/genai/qwen-7b"]
     # The GPU and its node selector come from the LLMInferenceServiceConfig it names.
     assert _f(r, "gpu.count", "gpu.model", "replicas.desired") == (1, "L40S", 2)
-    assert r.declared_model.id == "Qwen/Qwen2.5-7B-Instruct"
+    assert declared_model(r).id == "Qwen/Qwen2.5-7B-Instruct"
     missing = got["LLMInferenceService/genai/granite-8b"].facts["gpu.count"]
     assert "platform-vllm-h100 not in the scan" in missing.reason
 
@@ -113,7 +114,7 @@ def test_llm_inference_service_multi_node_and_prefill(got: dict[str, Resource]) 
 
 def test_nim_service_image_is_the_model(got: dict[str, Resource]) -> None:
     r = got["NIMService/nim-service/llama-31-8b-instruct"]
-    assert r.declared_model.id == "meta/llama-3.1-8b-instruct"
+    assert declared_model(r).id == "meta/llama-3.1-8b-instruct"
     assert _f(r, "replicas.min", "replicas.max", "gpu.model") == (1, 4, "A10G")
     unknown = got["NIMService/nim-service/nv-embedqa"].facts["gpu.count"]
     assert "model profile" in unknown.reason

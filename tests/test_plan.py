@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from gpulint import pipeline as scan
+from gpulint.facts.model_decl import declared_model
 from gpulint.model import Resource, Unknown
 from gpulint.report import build as report
 from gpulint.ruleset import load_rules
@@ -28,7 +29,7 @@ def _facts(res: Resource) -> dict[str, Any]:
     # value is unknown must not.
     out = {k: "unknown" if isinstance(res.facts.get(k), Unknown) else res.facts.get(k)
            for k in COMPARED}
-    decl = res.declared_model
+    decl = declared_model(res)
     out["model"] = (decl.id, decl.source) if decl is not None else None
     return out
 
@@ -85,7 +86,7 @@ def test_plan_follows_references_between_resources() -> None:
     path = os.path.relpath(os.path.join(CASES, "services", "plan.json"))
     by_address = {r.address: r for r in scan.run([path], []).resources}
     endpoint = by_address["aws_sagemaker_endpoint_configuration.ep"]
-    assert endpoint.declared_model.id == "Qwen/Qwen2.5-7B-Instruct"
+    assert declared_model(endpoint).id == "Qwen/Qwen2.5-7B-Instruct"
     manager = by_address["google_compute_region_instance_group_manager.m"]
     assert manager.facts["instance.type"] == "g2-standard-8"
     assert manager.facts["tags"] == {"team": "ml", "workload": "inference"}

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from gpulint import pipeline as scan
 from gpulint.cli import cli
 from gpulint.config.settings import ScanSettings, Settings
+from gpulint.facts.model_decl import declared_model
 from gpulint.render import helm
 
 TEMPLATE = textwrap.dedent("""\
@@ -143,7 +144,7 @@ def test_chart_rendered_with_helm_and_values(tmp_path: Path,
     assert res.address == "Deployment/llm-llm" and res.facts["replicas.desired"] == 2
     assert res.path.endswith(os.path.join("llm", "templates", "deployment.yaml"))
     assert res.line == 3  # the template's `kind: Deployment` line
-    assert res.declared_model.id == "Qwen/Qwen2.5-7B-Instruct"
+    assert declared_model(res).id == "Qwen/Qwen2.5-7B-Instruct"
     args = (bindir / "helm.args").read_text().split()
     assert args[:3] == ["template", "llm", str(chart)] and args[3:] == ["--values", str(values)]
 

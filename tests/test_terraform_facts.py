@@ -30,6 +30,7 @@ from gpulint import pipeline as scan
 from gpulint.comments import directives
 from gpulint.config.inputs import Inputs
 from gpulint.config.settings import ScanSettings, Settings
+from gpulint.facts.model_decl import declared_model
 from gpulint.facts.terraform import BUILDERS
 from gpulint.model import Resource, Unknown
 
@@ -80,7 +81,7 @@ def _fact(res: Resource, name: str) -> Any:
         tags = res.facts.get("tags")
         return tags.get(name[5:]) if isinstance(tags, dict) else tags
     if name == "model.declared":
-        return res.declared_model.id if res.declared_model is not None else None
+        return declared_model(res).id if declared_model(res) is not None else None
     return res.facts.get(name)
 
 

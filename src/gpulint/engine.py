@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from gpulint import conditions
+from gpulint.fact_types import Resource
 from gpulint.facts.registry import placeholders
-from gpulint.model import Finding, NotEvaluated, Resource
+from gpulint.model import Finding, NotEvaluated
 from gpulint.ruleset import Rule
 
 

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Generic, TypeVar, cast
 
-if TYPE_CHECKING:  # the stages' own types; model.py imports no stage at run time
-    from gpulint.facts.kubernetes.accelerators import Accelerators
-    from gpulint.facts.kubernetes.nodes import NodeSelection, NodeTarget
-    from gpulint.facts.model_decl import ModelDecl
-    from gpulint.facts.registry import Facts
-    from gpulint.pricing.price import HourlyPrice
+# model.py is the ground floor: it imports nothing of gpulint (tests/test_architecture.py).
 
 
 class Severity(str, enum.Enum):
@@ -81,33 +77,48 @@ CHART_RENDER = "chart-render"  # a chart rendered (or not) with its default valu
 VALUES_READ = "values-read"  # workloads read from a values file that was not rendered
 
 
-@dataclass
-class Resource:
-    """One GPU-capable resource (Terraform resource instance or Kubernetes object)."""
+@dataclass(frozen=True)
+class Alternative:
+    """A cheaper way to run a resource, priced on the same basis as the resource."""
+
+    offer: str  # instance type, or what changes ("1 GPU per pod")
+    monthly: float | None  # what the alternative costs a month (None: not priceable)
+    current_monthly: float | None  # what the resource costs on the same basis
+    saving_fraction: float  # share of current_monthly saved
+    detail: str  # the phrase messages show
+
+    def __str__(self) -> str:
+        return self.detail
+
+
+
+def _no_facts() -> Any:
+    return {}
+
+
+# The type of Resource.facts: gpulint.fact_types.Facts, the TypedDict the fact registry
+# generates, so mypy checks literal fact names and value types. Code names
+# `gpulint.fact_types.Resource` (this class over that TypedDict); this module cannot import it.
+F = TypeVar("F", bound=Mapping[str, object])
+
+
+@dataclass(eq=False)  # one resource is one thing: compared and hashed by identity
+class Resource(Generic[F]):
+    """One GPU-capable resource (Terraform resource instance or Kubernetes object).
+
+    Only what every stage and the report share. What one stage hands to a later one (the
+    declared model, the price, a pod's node selection…) lives in a table that stage owns,
+    keyed by the resource (weakly, so it goes with it)."""
 
     address: str
     type: str
     path: str
     line: int
     source: str  # terraform | kubernetes
-    # The registered facts. mypy checks literal names and value types (registry.Facts); a name
-    # known only at run time goes through `facts_by_name`.
-    facts: Facts = field(default_factory=lambda: cast("Facts", {}))
+    # The registered facts; a name known only at run time goes through `facts_by_name`.
+    facts: F = field(default_factory=_no_facts)
     unknowns: list[tuple[str, str]] = field(default_factory=list)  # (fact, reason)
     suppressions: frozenset[str] = frozenset()
-    # Working state one stage hands to a later one. Not facts: rules cannot read it, messages
-    # cannot show it and it never reaches a report as such.
-    declared_model: ModelDecl | None = None  # fact builders, `models:` → derive, report
-    price: HourlyPrice | None = None  # pricing → savings
-    accelerators: Accelerators | None = None  # a pod's accelerator requests → linking
-    node_selection: NodeSelection | None = None  # a pod's node selection → linking
-    node_target: NodeTarget | None = None  # a node pool's labels and taints → linking
-    # What makes a pool of unread instance type look like GPU nodes (an ami_type, a taint, a
-    # label) → the Terraform fact builders' "could not evaluate"
-    gpu_hint: str | None = None
-    # The kustomize overlay or helmfile environment that renders it (`…@<variant>`): an
-    # autoscaler scales only the workload of its own variant → linking
-    variant: str | None = None
 
     @property
     def facts_by_name(self) -> dict[str, Any]:

@@ -16,11 +16,12 @@ from gpulint.config.tags import TagSettings
 from gpulint.derive import derive
 from gpulint.discover import ReportScope, discover
 from gpulint.engine import evaluate
+from gpulint.fact_types import Resource
 from gpulint.facts import Built, build_facts
 from gpulint.files import containment
 from gpulint.load import collector, load
 from gpulint.load.cache import ParseCache
-from gpulint.model import Diagnostic, Finding, NotEvaluated, Resource
+from gpulint.model import Diagnostic, Finding, NotEvaluated
 from gpulint.render.templates import render
 from gpulint.ruleset import Rule
 from gpulint.savings import attach_savings

@@ -8,9 +8,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gpulint.config.cost import DEFAULT_HOURS
-from gpulint.facts.registry import Alternative
-from gpulint.model import Finding, Resource
-from gpulint.pricing.price import spot_fraction
+from gpulint.fact_types import Resource
+from gpulint.model import Alternative, Finding
+from gpulint.pricing.price import priced, spot_fraction
 from gpulint.ruleset import Rule
 from gpulint.units import usd_rate
 
@@ -54,7 +54,7 @@ def finding_saving(res: Resource, compare_with: Mapping[str, Any],
 
 
 def _spot_saving(res: Resource, hours: float) -> tuple[float | None, str | None]:
-    price = res.price
+    price = priced(res)
     count = res.facts.get("cost.count")
     if price is None or price.spot is None or price.ondemand is None:
         return None, "no spot price in the catalog"

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 
 from gpulint import providers
 from gpulint.cli.common import fail_usage
-from gpulint.model import Diagnostic, Resource, Unknown
+from gpulint.fact_types import Resource
+from gpulint.model import Diagnostic, Unknown
 
 
 def check_resource_regions(resources: list[Resource],

@@ -14,7 +14,9 @@ from gpulint.config.sizing import SizingSettings
 from gpulint.config.tags import TagSettings
 from gpulint.derive import fit, generation, idle, tags
 from gpulint.derive.alternative import Context
-from gpulint.model import Resource, Unknown
+from gpulint.fact_types import Resource
+from gpulint.facts.model_decl import declared_model
+from gpulint.model import Unknown
 from gpulint.pricing import price
 
 
@@ -26,7 +28,7 @@ def derive(resources: Iterable[Resource], pricing: CostOptions, sizing: SizingSe
         tags.apply(res, tag_settings)
         res.facts["explain.gpu"] = gpu_label(res)
         opts = Context(sizing, res.facts["cost.hours"], base.overrides, base.default_regions)
-        decl = res.declared_model
+        decl = declared_model(res)
         est = fit.apply(res, decl, opts) if decl is not None else None
         if decl is not None:
             idle.apply(res, decl, opts)

@@ -15,8 +15,8 @@ from gpulint import providers
 from gpulint.config.cost import DEFAULT_HOURS
 from gpulint.config.overrides import PricingOverrides
 from gpulint.config.sizing import SizingSettings
-from gpulint.facts.registry import Alternative
-from gpulint.model import Resource, Unknown
+from gpulint.fact_types import Resource
+from gpulint.model import Alternative, Unknown
 from gpulint.pricing import catalog, offers
 from gpulint.pricing import price as cost
 from gpulint.sizing import estimate as sizing

@@ -21,8 +21,9 @@ from gpulint.derive.alternative import (
     record,
     set_unknown,
 )
+from gpulint.fact_types import Resource
 from gpulint.facts.model_decl import ModelDecl
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 from gpulint.pricing import offers
 from gpulint.sizing import estimate as sizing
 from gpulint.sizing import generations

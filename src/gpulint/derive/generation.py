@@ -20,7 +20,7 @@ from gpulint.derive.alternative import (
     record,
     set_unknown,
 )
-from gpulint.model import Resource
+from gpulint.fact_types import Resource
 from gpulint.pricing import offers
 from gpulint.sizing import estimate as sizing
 from gpulint.sizing import generations

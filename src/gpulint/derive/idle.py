@@ -15,9 +15,9 @@ from gpulint.derive.alternative import (
     record,
     where,
 )
+from gpulint.fact_types import Resource
 from gpulint.facts.model_decl import ModelDecl
-from gpulint.facts.registry import Alternative
-from gpulint.model import Resource, Unknown
+from gpulint.model import Alternative, Unknown
 from gpulint.pricing import offers
 from gpulint.units import usd_whole as money
 

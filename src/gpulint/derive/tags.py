@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpulint import conditions
 from gpulint.config.tags import TagSettings
-from gpulint.model import Resource
+from gpulint.fact_types import Resource
 
 
 def apply(res: Resource, settings: TagSettings) -> None:

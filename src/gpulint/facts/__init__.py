@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gpulint.model import CHART_RENDER, VALUES_READ, Diagnostic, Resource
+from gpulint.fact_types import Resource
+from gpulint.model import CHART_RENDER, VALUES_READ, Diagnostic
 
 # Builders import the catalog and the Terraform evaluator: imported when facts are built, not
 # whenever a module of this package is.

@@ -10,7 +10,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from gpulint.model import WORKLOADS, Resource, Unknown
+from gpulint.fact_types import Resource
+from gpulint.model import WORKLOADS, Unknown
 from gpulint.pricing import catalog
 
 # Tag/label keys that state the workload class explicitly, in priority order.

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 
 from gpulint import globs
 from gpulint.config.settings import ModelSpec
-from gpulint.facts.model_decl import ModelDecl
-from gpulint.model import Resource
+from gpulint.fact_types import Resource
+from gpulint.facts.model_decl import ModelDecl, declare
 
 
 def matches(spec: ModelSpec, res: Resource) -> bool:
@@ -31,4 +31,4 @@ def apply(resources: Iterable[Resource], specs: Iterable[ModelSpec]) -> None:
     for res in resources:
         spec = next((s for s in specs if matches(s, res)), None)
         if spec is not None:
-            res.declared_model = declared(spec)
+            declare(res, declared(spec))

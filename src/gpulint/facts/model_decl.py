@@ -6,7 +6,9 @@ import re
 import shlex
 from dataclasses import dataclass
 from typing import Any
+from weakref import WeakKeyDictionary
 
+from gpulint.fact_types import Resource
 from gpulint.facts import training_args
 from gpulint.sizing.engine_precision import engine_precision, kv_cache_bytes
 
@@ -89,6 +91,23 @@ class ModelDecl:
     def gpus_used(self) -> int:
         """GPUs the server uses: tensor × pipeline × data parallelism (unset ones count 1)."""
         return self.gpus_per_replica * (self.data_parallel or 1)
+
+
+# The model each resource declares, from its builder or the configured `models:`, for the
+# derivers and the report: a value of the fact-building stage, not a fact (rules read what the
+# fit deriver makes of it).
+_DECLARED: WeakKeyDictionary[Resource, ModelDecl] = WeakKeyDictionary()
+
+
+def declared_model(res: Resource) -> ModelDecl | None:
+    return _DECLARED.get(res)
+
+
+def declare(res: Resource, decl: ModelDecl | None) -> None:
+    if decl is None:
+        _DECLARED.pop(res, None)
+    else:
+        _DECLARED[res] = decl
 
 
 def server_from_image(image: Any) -> str | None:

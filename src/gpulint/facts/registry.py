@@ -1,7 +1,8 @@
 """Every fact: its name, type, meaning and the stage that sets it.
 
 Rules read facts, never provider attributes. This module is the one list of them; from it come
-the `Facts` TypedDict (the type of Resource.facts, so mypy checks fact names and value types),
+the `Facts` TypedDict of gpulint/fact_types.py (the type of Resource.facts, so mypy checks fact
+names and value types),
 the rule schema's `fact` enum, the reference table in docs/facts.md and the message placeholders
 (every fact, dots shown as underscores, plus the short names the built-in rules have always
 used).
@@ -12,24 +13,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any
 
-from gpulint.model import Resource, Unknown
+from gpulint.fact_types import Resource
+from gpulint.model import Alternative, Unknown
 from gpulint.units import usd_whole
-
-
-@dataclass(frozen=True)
-class Alternative:
-    """A cheaper way to run a resource, priced on the same basis as the resource."""
-
-    offer: str  # instance type, or what changes ("1 GPU per pod")
-    monthly: float | None  # what the alternative costs a month (None: not priceable)
-    current_monthly: float | None  # what the resource costs on the same basis
-    saving_fraction: float  # share of current_monthly saved
-    detail: str  # the phrase messages show
-
-    def __str__(self) -> str:
-        return self.detail
 
 
 @dataclass(frozen=True)
@@ -265,55 +253,6 @@ def placeholders(res: Resource) -> dict[str, str]:
     out["cost_per_month"] = (f"{usd_whole(monthly)}/month" if isinstance(monthly, (int, float))
                              else "not priced")
     return out
-
-
-# The type of Resource.facts: mypy checks every literal fact name and the type of its value
-# (tests keep it equal to FACTS). The functional form because names are dotted; total=False
-# because a fact is absent where it does not apply; `Unknown` where a builder may fail to
-# resolve the value, `None` where one writes "not applicable". Names known only at run time
-# (a rule's condition, a loop over names) go through Resource.facts_by_name.
-_U = Unknown
-Facts = TypedDict("Facts", {
-    "provider": str | _U, "provider.cloud": str | _U | None, "region": str | _U,
-    "region.source": str | None, "instance.type": str | _U, "instance.alternatives": list[str],
-    "accelerator.kind": str, "gpu.model": str | _U | None, "gpu.count": float | _U,
-    "gpu.memory_gib": float | _U | None, "gpu.total_memory_gib": float, "gpu.fraction": float,
-    "gpu.mig_profile": str | None, "gpu.attached": bool, "gpu.accelerator_type": str | None,
-    "gpu.generation": str | _U, "group.hosts": int, "group.gpu_count": float, "group.source": str,
-    "tpu.slice": str, "node.gpu_count": float, "node.labels": dict[str, Any],
-    "node.taints": list[Any], "node_pool": str | _U, "nodepool.gpu_limit": float | _U,
-    "nodepool.node_class": tuple[str, str], "nodepool.consolidation": str, "k8s.kind": str,
-    "k8s.name": str, "k8s.namespace": str | None, "k8s.resource": str | None, "count": int | _U,
-    "zones": int, "zones.names": list[str], "replicas.min": int | _U, "replicas.max": int | _U,
-    "replicas.desired": int | _U, "replicas.source": str, "capacity": str | _U,
-    "capacity.source": str, "capacity.spot_fraction": float | _U, "capacity.on_demand_base": int,
-    "capacity.on_demand_percent": float, "workload": str, "workload.source": str | None,
-    "shutdown": str | _U, "tags": dict[str, Any] | _U, "tags.inherited": dict[str, str],
-    "tags.required": list[str], "tags.patterns": dict[str, str], "change.actions": list[str],
-    "model.id": str | _U, "model.source": str, "model.params_b": float, "model.estimated": bool,
-    "model.precision": str | None, "model.purpose": str, "model.required_gib": float,
-    "model.minimum": str, "model.estimate": str, "model.fits": bool | _U,
-    "model.tensor_parallel": int, "sizing.utilization": float,
-    "sizing.alternative": str | _U | None, "sizing.saving_fraction": float | _U,
-    "alternative.sizing": Alternative, "sizing.idle_gpus": int | _U, "sizing.used_gpus": int,
-    "sizing.idle_alternative": str, "alternative.idle": Alternative,
-    "sizing.generation_alternative": str | None, "sizing.generation_saving_fraction": float | _U,
-    "alternative.generation": Alternative, "cost.instance_type": str, "cost.note": str,
-    "cost.unpriced": str,
-    "cost.cloud": str, "cost.cloud_source": str, "cost.region": str,
-    "terraform.provider_regions": dict[str, str], "terraform.provider_regions.via": str,
-    "instance.allowed": list[str],
-    "cluster": str,
-    "cluster.region": str,    "node.gpu_shortfall": str,
-    "cost.hourly": float | _U, "cost.count": float | _U, "cost.hours": float,
-    "cost.monthly": float | _U, "cost.monthly_max": float,
-    "cost.monthly_before": float | _U | None, "cost.basis": str, "explain.gpu": str,
-    "explain.model_label": str, "explain.provided": str, "explain.alternative_detail": str,
-    "explain.alternative_saving": str, "explain.parallelism": str, "explain.idle_fix": str,
-    "explain.idle_detail": str, "explain.idle_saving": str, "explain.generation": str,
-    "explain.generation_detail": str, "explain.generation_saving": str,
-    "explain.missing_tags": str,
-}, total=False)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,11 +11,13 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from gpulint import globs
 from gpulint.config.cost import DEFAULT_HOURS, CostOptions
 from gpulint.config.overrides import PricingOverrides
-from gpulint.model import Resource, Unknown
+from gpulint.fact_types import Resource
+from gpulint.model import Unknown
 from gpulint.pricing import catalog
 from gpulint.pricing.price_types import HourlyPrice as HourlyPrice
 from gpulint.pricing.price_types import apply_overrides as apply_overrides
@@ -24,6 +26,14 @@ from gpulint.units import usd_rate
 
 # Capacity words the fact builders may use; all are priced at the catalog's spot column.
 SPOT_WORDS = frozenset({"spot", "preemptible", "low-priority", "lowpriority"})
+# The price each resource was priced at, for the savings computed after evaluation: the
+# pricing stage's own, not a fact: no rule reads it.
+_PRICED: WeakKeyDictionary[Resource, HourlyPrice] = WeakKeyDictionary()
+
+
+def priced(res: Resource) -> HourlyPrice | None:
+    """The catalog price (overrides applied) `price_resource` priced the resource at."""
+    return _PRICED.get(res)
 
 
 def node_price(provider: str, instance_type: str, region: str, facts: Mapping[str, Any],
@@ -347,7 +357,7 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
     if isinstance(count, Unknown):
         res.set_fact("cost.monthly", Unknown(f"count unknown: {count.reason}"))
         return
-    res.price = price
+    _PRICED[res] = price
     monthly = round(hourly * count * hours, 2)
     res.facts["cost.monthly"] = monthly
     res.facts["cost.basis"] = (f"{price.basis} {how} × {count:g}"

@@ -7,7 +7,9 @@ from typing import Any
 
 from gpulint import __version__
 from gpulint.config.load import display
-from gpulint.model import Finding, Resource, Unknown
+from gpulint.fact_types import Resource
+from gpulint.facts.model_decl import declared_model
+from gpulint.model import Finding, Unknown
 from gpulint.pipeline import ScanResult
 from gpulint.pricing import catalog_report
 from gpulint.report.exit import gate
@@ -39,7 +41,7 @@ def _count(v: Any) -> Any:
 def _resource(res: Resource) -> dict[str, Any]:
     f = res.facts
     provider = f.get("provider")
-    decl = res.declared_model
+    decl = declared_model(res)
     model = None
     if decl is not None:
         model = {"id": _known(f.get("model.id")) or decl.id,

@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
+from gpulint.fact_types import Resource
 from gpulint.facts.common import (
     inherit_tags,
     normalise_workload,
@@ -27,12 +28,13 @@ from gpulint.facts.kubernetes.nodepool import build_nodepool, inherit_node_class
 from gpulint.facts.model_decl import (
     MODEL_ENV_VARS,
     ModelDecl,
+    declare,
     from_command,
     from_tags,
     server_from_image,
 )
 from gpulint.load.kubernetes import K8sObject
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 
 # Objects other objects name: their readers look them up in the scan.
 REFERENCED_KINDS = {"LLMInferenceServiceConfig", "TrainingRuntime", "ClusterTrainingRuntime"}
@@ -75,7 +77,7 @@ def _model(res: Resource, tags: dict[str, Any], containers: list[dict[str, Any]]
         res.set_fact("model.id", Unknown(reason))
         res.facts["model.fits"] = Unknown(reason)
         return
-    res.declared_model = decl
+    declare(res, decl)
     if decl.server and res.facts.get("workload") == "unknown":
         res.facts["workload"], res.facts["workload.source"] = "inference", f"{decl.server} server"
 
@@ -127,8 +129,9 @@ def _group_resource(obj: K8sObject, group: PodGroup, ctx: Context) -> Resource |
         address += f"/{group.suffix}"
     if obj.variant:  # one resource per kustomize overlay or helmfile environment
         address += f"@{obj.variant}"
-    res = Resource(address, obj.type or kind, obj.path, obj.line, "kubernetes",
-                   variant=obj.variant)
+    res = Resource(address, obj.type or kind, obj.path, obj.line, "kubernetes")
+    link = k8s_nodes.link_inputs(res)
+    link.variant = obj.variant
     res.facts.update({"provider": "kubernetes", "k8s.kind": kind, "k8s.name": name,
                       "k8s.namespace": ns, "accelerator.kind": _ACCELERATOR_KIND[acc.kind]})
     labels = {**group.labels, **as_dict(meta.get("labels"))}
@@ -138,10 +141,10 @@ def _group_resource(obj: K8sObject, group: PodGroup, ctx: Context) -> Resource |
     if acc.kind == "mig":
         res.facts["gpu.fraction"] = acc.fraction
     res.facts["k8s.resource"] = acc.key
-    res.accelerators = acc
+    link.accelerators = acc
     sel = k8s_nodes.selection(group.pod)
     if group.linkable:
-        res.node_selection = sel
+        link.node_selection = sel
     k8s_nodes.set_hardware(res, sel, acc)
     res.facts["capacity"], res.facts["capacity.source"] = k8s_nodes.capacity(sel)
     containers = [c for c in group.pod.get("containers") or [] if isinstance(c, dict)]
@@ -181,9 +184,10 @@ def build(obj: K8sObject, ctx: Context | ConfigMaps | None = None) -> list[Resou
         pool = build_nodepool(obj)
         if pool and obj.variant:  # one pool per overlay or environment, as for workloads
             pool.address += f"@{obj.variant}"
-            pool.variant = obj.variant
-            if pool.node_target is not None:
-                pool.node_target = dataclasses.replace(pool.node_target, address=pool.address)
+            link = k8s_nodes.link_inputs(pool)
+            link.variant = obj.variant
+            if link.node_target is not None:
+                link.node_target = dataclasses.replace(link.node_target, address=pool.address)
         return [pool] if pool else []
     if obj.doc.get("kind") == "ClusterConfig" and api_group(obj.doc) == "eksctl.io":
         return build_cluster_config(obj)

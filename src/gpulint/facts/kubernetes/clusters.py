@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 
 from gpulint import globs
 from gpulint.config.clusters import Cluster, DeclaredPool
-from gpulint.facts.kubernetes.nodes import NodeSelection, NodeTarget, untolerated
-from gpulint.model import Diagnostic, Resource, Unknown
+from gpulint.fact_types import Resource
+from gpulint.facts.kubernetes.nodes import NodeSelection, NodeTarget, link_inputs, untolerated
+from gpulint.model import Diagnostic, Unknown
 from gpulint.pricing import catalog
 
 Target = tuple[NodeTarget, Resource]
@@ -116,7 +117,7 @@ def by_accelerator(res: Resource, sel: NodeSelection, pools: Iterable[Target]) -
     """The pools a pod that names no node label can land on: those with its kind of accelerator
     whose scheduling taints it tolerates (GKE and AKS taint GPU nodes; the pod's toleration is
     what lets it there)."""
-    acc = res.accelerators
+    acc = link_inputs(res).accelerators
     kind = "gpu" if acc is None or acc.kind == "mig" else acc.kind
     amd = acc is not None and acc.key == _AMD_KEY
     out = []

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpulint.fact_types import Resource
 from gpulint.facts.common import shutdown_from_tags
 from gpulint.facts.kubernetes.instance_pods import spec_of
 from gpulint.facts.kubernetes.kinds import _count, as_dict, as_list, dig, scalar
-from gpulint.facts.kubernetes.nodes import NodeTarget
+from gpulint.facts.kubernetes.nodes import NodeTarget, link_inputs
 from gpulint.facts.terraform.common import mixed_capacity
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 
 EKSCTL_DEFAULT_NODES = 2  # eksctl creates 2 nodes when desiredCapacity is not set
 _EFFECTS = {"NoSchedule", "PreferNoSchedule", "NoExecute"}
@@ -105,7 +106,8 @@ def _group(obj: Any, cluster: str, region: Any, tags: dict[str, Any], section: s
         node_labels.update({"eks.amazonaws.com/nodegroup": name,
                             "eks.amazonaws.com/capacityType": capacity_label})
     res.facts["node.labels"] = node_labels
-    res.node_target = NodeTarget(res.address, node_labels, {}, _taints(group.get("taints")))
+    link_inputs(res).node_target = NodeTarget(res.address, node_labels, {},
+                                              _taints(group.get("taints")))
     all_tags = {**tags, **as_dict(group.get("tags")), **labels}
     res.facts["tags"] = all_tags
     res.facts["workload"], res.facts["workload.source"] = "unknown", None

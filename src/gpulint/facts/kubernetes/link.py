@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gpulint.config.clusters import Cluster
+from gpulint.fact_types import Resource
 from gpulint.facts.kubernetes import clusters as declared_clusters
 from gpulint.facts.kubernetes import scope, shutdown_of
 from gpulint.facts.kubernetes.accelerators import Accelerators
@@ -27,12 +28,13 @@ from gpulint.facts.kubernetes.nodepool import (
 from gpulint.facts.kubernetes.nodes import (
     NodeSelection,
     NodeTarget,
+    link_inputs,
     matches,
     set_hardware,
     untolerated,
 )
 from gpulint.load.kubernetes import K8sObject
-from gpulint.model import Diagnostic, Resource, Unknown
+from gpulint.model import Diagnostic, Unknown
 
 # Kinds an autoscaler can scale whose resource is the whole workload (no per-group suffix).
 _SCALABLE = {"Deployment", "StatefulSet", "ReplicaSet", "ReplicationController"}
@@ -89,7 +91,7 @@ def _autoscalers(resources: list[Resource], objects: list[K8sObject]) -> None:
         if res.facts.get("k8s.kind") not in _SCALABLE:
             continue
         key = (res.facts["k8s.kind"], res.facts["k8s.name"], res.facts.get("k8s.namespace"),
-               res.variant)
+               link_inputs(res).variant)
         nearest = _nearest(res.path, scalers.get(key, []))
         if not nearest:
             continue
@@ -129,8 +131,9 @@ def _nearest(path: str, scalers: list[tuple[K8sObject, tuple[Any, Any, Any]]]
 def _targets(resources: list[Resource]) -> list[tuple[NodeTarget, Resource]]:
     out = []
     for res in resources:
-        if res.node_target is not None:
-            out.append((res.node_target, res))
+        target = link_inputs(res).node_target
+        if target is not None:
+            out.append((target, res))
         elif res.source == "terraform" and isinstance(res.facts.get("node.labels"), dict):
             out.append((NodeTarget(res.address, res.facts["node.labels"], {},
                                    list(res.facts.get("node.taints") or [])), res))
@@ -145,13 +148,14 @@ def _node_pools(resources: list[Resource], called_from: Mapping[int, tuple[str, 
     homes = {id(pool): scope.home(pool, called_from) for _, pool in every}
     free = [(t, pool) for t, pool in every if id(pool) not in declared.claimed]
     for res in resources:
-        sel = res.node_selection
-        if sel is None or res.node_target is not None:
+        own = link_inputs(res)
+        sel = own.node_selection
+        if sel is None or own.node_target is not None:
             continue
         cluster = declared.cluster_of(res)
         listed = declared.pools.get(cluster.name, []) if cluster else []
         pools = listed or [(t, pool) for t, pool in free if scope.covers(homes[id(pool)], res)
-                           and pool.variant in (None, res.variant or pool.variant)]
+                           and _same_variant(link_inputs(pool).variant, own.variant)]
         _link(res, sel, pools, by_tolerations=bool(listed))
         if cluster is not None:
             declared_clusters.apply_cluster(res, cluster)
@@ -249,12 +253,18 @@ def _from_terraform_pool(res: Resource, pool: Resource) -> None:
             res.facts["zones"] = f["zones"]
 
 
+def _same_variant(pool: str | None, workload: str | None) -> bool:
+    """A pool of no variant serves every variant; one of a variant, a workload of no variant
+    or of its own."""
+    return pool in (None, workload or pool)
+
+
 def _from_karpenter_pool(res: Resource, sel: NodeSelection, target: NodeTarget) -> None:
     """The pod's constraints narrowed by the pool's: one instance type or GPU if that is all
     the pool allows, and the pool's capacity unless the pod chose its own."""
     merged = NodeSelection({**target.labels, **sel.labels}, {**target.choices, **sel.choices},
                            sel.excluded, sel.tolerations, sel.from_affinity)
-    acc = res.accelerators if res.accelerators is not None else Accelerators(count=1)
+    acc = link_inputs(res).accelerators or Accelerators(count=1)
     _reset_hardware(res)
     set_hardware(res, merged, acc)
     if isinstance(res.facts.get("gpu.model"), Unknown):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gpulint.fact_types import Resource
 from gpulint.facts.common import inherit_tags, shutdown_from_tags
 from gpulint.facts.kubernetes.accelerators import (
     CORES_PER_NEURON_DEVICE,
@@ -27,10 +28,11 @@ from gpulint.facts.kubernetes.nodes import (
     NodeSelection,
     NodeTarget,
     gpu_from_product,
+    link_inputs,
     set_hardware,
 )
 from gpulint.facts.kubernetes.pool_kind import launches_accelerators
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 from gpulint.pricing import catalog
 
 # Labels Karpenter sets on each node from the instance it picks; a pod may ask for any of them.
@@ -170,7 +172,7 @@ def build_nodepool(obj: Any) -> Resource | None:
     res = Resource(address, "NodePool", obj.path, obj.line, "kubernetes")
     res.facts.update({"provider": "kubernetes", "k8s.kind": "NodePool", "k8s.name": name,
                       "accelerator.kind": kind})
-    res.node_target = target
+    link_inputs(res).node_target = target
     labels = as_dict(dig(doc, "metadata", "labels"))
     res.facts["tags"] = {str(k): v for k, v in {**target.labels, **labels}.items()}
     ref = as_dict(dig(doc, "spec", "template", "spec", "nodeClassRef"))

@@ -9,12 +9,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from gpulint import providers
+from gpulint.fact_types import Resource
 from gpulint.facts.common import suggest_instance
 from gpulint.facts.kubernetes.accelerators import Accelerators
 from gpulint.facts.kubernetes.kinds import as_list, dig, scalar
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 from gpulint.pricing import catalog
 
 INSTANCE_TYPE_KEYS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
@@ -215,6 +217,30 @@ class NodeTarget:
     choices: dict[str, list[str]] = field(default_factory=dict)  # e.g. Karpenter requirements
     taints: list[dict[str, Any]] = field(default_factory=list)
     open_prefixes: tuple[str, ...] = ()  # labels the pool sets per node from what it launches
+
+
+@dataclass
+class LinkInputs:
+    """What the Kubernetes builders hand to pod ↔ node-pool linking about one resource: the
+    linking stage's own, not facts (rules cannot read them, reports never show them)."""
+
+    accelerators: Accelerators | None = None  # a pod's accelerator requests
+    node_selection: NodeSelection | None = None  # a pod's node selection
+    node_target: NodeTarget | None = None  # a node pool's labels and taints
+    # The kustomize overlay or helmfile environment that renders it (`…@<variant>`): an
+    # autoscaler scales only the workload of its own variant.
+    variant: str | None = None
+
+
+_LINK_INPUTS: WeakKeyDictionary[Resource, LinkInputs] = WeakKeyDictionary()
+
+
+def link_inputs(res: Resource) -> LinkInputs:
+    """The resource's link inputs, empty until a builder sets one."""
+    found = _LINK_INPUTS.get(res)
+    if found is None:
+        found = _LINK_INPUTS[res] = LinkInputs()
+    return found
 
 
 def plain(entry: dict[str, Any]) -> dict[str, str | None]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from gpulint.model import Resource
+from gpulint.fact_types import Resource
 
 # Folder names that hold a project's infrastructure rather than the project itself.
 INFRA_DIRS = frozenset({

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gpulint.fact_types import Resource
 from gpulint.facts.terraform import aws as tf_aws
 from gpulint.facts.terraform import azure as tf_azure
 from gpulint.facts.terraform import databricks as tf_databricks
 from gpulint.facts.terraform import gcp as tf_gcp
 from gpulint.facts.terraform import gcp_serving, hints, hyperpod
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 from gpulint.terraform.views import ResourceInstance
 
 Built = Resource | list[Resource] | None

@@ -6,8 +6,9 @@ import math
 import re
 from typing import Any
 
+from gpulint.fact_types import Resource
 from gpulint.facts.common import as_int, set_instance, workload_from
-from gpulint.facts.model_decl import from_command
+from gpulint.facts.model_decl import declare, declared_model, from_command
 from gpulint.facts.terraform.common import (
     EMPTY,
     base,
@@ -24,8 +25,8 @@ from gpulint.facts.terraform.common import (
     shutdown,
     taint_blocks,
 )
-from gpulint.facts.terraform.hints import ami_hint
-from gpulint.model import Resource, Unknown
+from gpulint.facts.terraform.hints import ami_hint, set_gpu_hint
+from gpulint.model import Unknown
 from gpulint.pricing import catalog
 from gpulint.terraform.views import ResourceInstance
 
@@ -170,7 +171,7 @@ def aws_eks_node_group(inst: ResourceInstance) -> Resource:
     set_instance(res, "aws", itype)
     ct = v.get("capacity_type", "ON_DEMAND")
     res.set_fact("capacity", capacity(ct if isinstance(ct, Unknown) else str(ct).upper() == "SPOT"))
-    res.gpu_hint = ami_hint(v.get("ami_type"))
+    set_gpu_hint(res, ami_hint(v.get("ami_type")))
     sc = v.first("scaling_config") or EMPTY
     scaling(res, sc.get("min_size", 1), sc.get("max_size", 1), sc.get("desired_size", 1))
     shutdown(res)
@@ -261,8 +262,8 @@ def aws_sagemaker_endpoint_configuration(inst: ResourceInstance) -> list[Resourc
             fixed_count(res, count)
         model = linked(inst, pv, ("model_name",), "aws_sagemaker_model")
         decl = from_command([], _model_env(model), "sagemaker model")
-        if res.declared_model is None:
-            res.declared_model = decl
+        if declared_model(res) is None:
+            declare(res, decl)
         shutdown(res)
         out.append(res)
     return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpulint.fact_types import Resource
 from gpulint.facts.common import clean_tags, set_instance
 from gpulint.facts.terraform.common import (
     base,
@@ -14,7 +15,7 @@ from gpulint.facts.terraform.common import (
     scaling,
     shutdown,
 )
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 from gpulint.terraform.views import ResourceInstance
 
 

@@ -12,11 +12,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from gpulint.fact_types import Resource
 from gpulint.facts.common import as_int, clean_tags, shutdown_from_tags, workload_from
-from gpulint.facts.model_decl import from_tags
-from gpulint.facts.terraform.hints import pool_hint
+from gpulint.facts.model_decl import declare, from_tags
+from gpulint.facts.terraform.hints import gpu_hint, pool_hint, set_gpu_hint
 from gpulint.facts.terraform.providers import provider_config
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 from gpulint.pricing import catalog
 from gpulint.terraform.values import ValueView
 from gpulint.terraform.views import ResourceInstance
@@ -77,7 +78,7 @@ def base(inst: ResourceInstance, provider: str, tags: Any, region: Any = None,
         res.facts["workload"], res.facts["workload.source"] = workload, f"type {inst.type}"
     else:
         res.facts["workload"], res.facts["workload.source"] = "unknown", None
-    res.declared_model = from_tags(known, "tag")
+    declare(res, from_tags(known, "tag"))
     return res
 
 
@@ -165,7 +166,7 @@ def node_pool(res: Resource, labels: Any, taints: list[dict[str, Any]],
               implicit: dict[str, Any]) -> None:
     """Labels and taints of a Kubernetes node pool's nodes, for linking pods to it
     (gpulint.linking). `implicit` are the labels the cloud sets on every node of the pool."""
-    res.gpu_hint = res.gpu_hint or pool_hint(labels, taints)
+    set_gpu_hint(res, gpu_hint(res) or pool_hint(labels, taints))
     known = {k: str(v) for k, v in implicit.items() if isinstance(v, (str, int))}
     res.facts["node.labels"] = {**known, **{k: str(v) for k, v in clean_tags(labels).items()}}
     res.facts["node.taints"] = taints

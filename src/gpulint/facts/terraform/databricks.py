@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gpulint.fact_types import Resource
 from gpulint.facts.common import as_int, set_instance
 from gpulint.facts.terraform.common import base, mixed_capacity, scaling, shutdown
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 from gpulint.pricing import catalog
 from gpulint.terraform.views import ResourceInstance
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpulint.fact_types import Resource
 from gpulint.facts.common import as_int, clean_tags
 from gpulint.facts.terraform.common import (
     EMPTY,
@@ -21,7 +22,7 @@ from gpulint.facts.terraform.common import (
     zone_count,
 )
 from gpulint.facts.terraform.gcp_tpu import topology_nodes, tpu_machine
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 from gpulint.pricing import catalog
 from gpulint.terraform.views import ResourceInstance
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gpulint.facts.model_decl import ModelDecl
+from gpulint.fact_types import Resource
+from gpulint.facts.model_decl import ModelDecl, declare, declared_model
 from gpulint.facts.terraform.common import EMPTY, base, capacity, fixed_count, scaling, shutdown
 from gpulint.facts.terraform.gcp import gpu
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 from gpulint.pricing import catalog
 from gpulint.terraform.values import ValueView
 from gpulint.terraform.views import ResourceInstance
@@ -88,7 +89,7 @@ def google_vertex_ai_endpoint_with_model_garden_deployment(
         res.facts["capacity"] = "on-demand"
         fixed_count(res, 1)
         shutdown(res)
-    res.declared_model = res.declared_model or _declared_model(inst.view)
+    declare(res, declared_model(res) or _declared_model(inst.view))
     return res
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gpulint.model import Resource, Unknown
+from gpulint.fact_types import Resource
+from gpulint.model import Unknown
 from gpulint.pricing import catalog
 
 _MACHINE = re.compile(r"^(ct4p|ct5lp|ct5p|ct6e|tpu7x)-[a-z]+-(\d+)t$")

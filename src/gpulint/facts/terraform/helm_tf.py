@@ -20,8 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpulint.fact_types import Resource
 from gpulint.load.kubernetes import K8sObject
-from gpulint.model import Diagnostic, Resource, Unknown
+from gpulint.model import Diagnostic, Unknown
 from gpulint.render import helm_set, values_tree
 from gpulint.render import values as values_reader
 from gpulint.render.values_tree import Values

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from weakref import WeakKeyDictionary
 
-from gpulint.model import Resource, Unknown
+from gpulint.fact_types import Resource
+from gpulint.model import Unknown
 
 # EKS AMI types for accelerated nodes: AL2_x86_64_GPU, AL2023_x86_64_NVIDIA,
 # BOTTLEROCKET_x86_64_NVIDIA, AL2023_x86_64_NEURON.
@@ -20,6 +22,22 @@ _AMI_WORDS = re.compile(r"gpu|nvidia|neuron", re.I)
 _MARK_WORDS = re.compile(r"gpu|nvidia|accelerator|google\.com/tpu|aws\.amazon\.com/neuron",
                          re.I)
 _NOT_A_MARK = {"", "false", "none", "no", "0"}
+
+
+# The hint each pool's builder found, for `apply` once the instance type is read: the Terraform
+# fact builders' own, not a fact.
+_HINTS: WeakKeyDictionary[Resource, str] = WeakKeyDictionary()
+
+
+def gpu_hint(res: Resource) -> str | None:
+    return _HINTS.get(res)
+
+
+def set_gpu_hint(res: Resource, hint: str | None) -> None:
+    if hint is None:
+        _HINTS.pop(res, None)
+    else:
+        _HINTS[res] = hint
 
 
 def ami_hint(ami_type: Any) -> str | None:
@@ -48,7 +66,7 @@ def pool_hint(labels: Any, taints: list[dict[str, Any]]) -> str | None:
 def apply(res: Resource) -> None:
     """Name the hint next to an unknown instance type; turn a pool whose type was not read at
     all into "could not evaluate" instead of a silent CPU pool."""
-    hint = res.gpu_hint
+    hint = gpu_hint(res)
     count = res.facts.get("gpu.count")
     if hint is None or isinstance(count, (int, float)):
         return

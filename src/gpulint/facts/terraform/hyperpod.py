@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gpulint.fact_types import Resource
 from gpulint.facts.terraform.aws import sagemaker_instance
 from gpulint.facts.terraform.common import base, capacity, fixed_count, node_pool, shutdown
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 from gpulint.terraform.values import ValueView
 from gpulint.terraform.views import ResourceInstance
 

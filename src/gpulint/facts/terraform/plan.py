@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from gpulint.config.cost import CostOptions
+from gpulint.fact_types import Resource
 from gpulint.facts.terraform import build_all
 from gpulint.load.plan import PlanInstance
-from gpulint.model import Resource
 from gpulint.pricing import price as cost
 from gpulint.terraform.values import ValueView
 
