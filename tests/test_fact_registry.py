@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gpulint import fact_types, pipeline
-from gpulint.facts import registry
+from gpulint.facts import generate, registry
 from gpulint.facts.model_decl import ModelDecl
 from gpulint.model import Resource, Unknown
 from gpulint.ruleset import load_rules
@@ -19,6 +19,7 @@ from gpulint.ruleset import load_rules
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "gpulint"
 KNOWN = set(registry.BY_NAME)
+STALE = "run python -m gpulint.facts.registry"
 # What a value of each registered type may be in Python (besides Unknown and None).
 PYTHON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,), "text": (str,), "number": (int, float), "usd": (int, float),
@@ -28,13 +29,13 @@ PYTHON_TYPES: dict[str, tuple[type, ...]] = {
 
 def test_schema_fact_enum_is_generated_from_the_registry() -> None:
     text = (SRC / "schemas" / "rule.schema.json").read_text(encoding="utf-8")
-    assert registry.with_schema_enum(text) == text, "run python -m gpulint.facts.registry"
+    assert generate.with_schema_enum(text, registry.lists()) == text, STALE
 
 
 def test_docs_fact_reference_is_generated_from_the_registry() -> None:
     text = (ROOT / "docs" / "facts.md").read_text(encoding="utf-8")
-    assert registry.DOCS_BEGIN in text
-    assert registry.with_docs_table(text) == text, "run python -m gpulint.facts.registry"
+    assert generate.DOCS_BEGIN in text
+    assert generate.with_docs_table(text, registry.lists()) == text, STALE
 
 
 def test_every_fact_is_a_placeholder_and_the_names_match_what_is_rendered() -> None:
@@ -58,6 +59,12 @@ def test_placeholders_render_known_values() -> None:
     assert out["alternative_monthly"] == "$700" and out["alternative_sizing"] == "detail"
 
 
+def test_fact_types_module_is_generated_from_the_registry() -> None:
+    """The TypedDict is written from the one list of facts, never edited by hand."""
+    text = (SRC / "fact_types.py").read_text(encoding="utf-8")
+    assert text == generate.fact_types_source(registry.lists()), STALE
+
+
 def test_facts_typeddict_lists_every_registered_fact() -> None:
     assert list(typing.get_type_hints(fact_types.Facts)) == list(registry.BY_NAME)
 
@@ -66,7 +73,7 @@ def test_registry_entries_are_well_formed() -> None:
     assert len(registry.BY_NAME) == len(registry.FACTS)
     assert set(PYTHON_TYPES) == {f.type for f in registry.FACTS}
     for fact in registry.FACTS:
-        assert fact.set_by in registry._STAGES, fact
+        assert fact.set_by in registry.STAGES, fact
         assert fact.meaning and fact.type in {"string", "number", "integer", "boolean", "usd",
                                               "mapping", "list", "alternative", "text"}
     for alias, names in registry.ALIASES.items():

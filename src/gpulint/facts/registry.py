@@ -2,20 +2,20 @@
 
 Rules read facts, never provider attributes. This module is the one list of them; from it come
 the `Facts` TypedDict of gpulint/fact_types.py (the type of Resource.facts, so mypy checks fact
-names and value types),
-the rule schema's `fact` enum, the reference table in docs/facts.md and the message placeholders
-(every fact, dots shown as underscores, plus the short names the built-in rules have always
-used).
-Regenerate the schema enum and the docs table with `python -m gpulint.facts.registry`.
+names and value types), the rule schema's `fact` enum, the reference table in docs/facts.md and
+the message placeholders (every fact, dots shown as underscores, plus the short names the
+built-in rules have always used).
+Regenerate the TypedDict, the schema enum and the docs table with
+`python -m gpulint.facts.registry` (facts/generate.py writes them).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from gpulint.fact_types import Resource
+from gpulint.facts import generate
 from gpulint.model import Alternative, Unknown
 from gpulint.units import usd_whole
 
@@ -26,9 +26,12 @@ class Fact:
     type: str  # string, number, integer, boolean, usd, mapping, list, alternative, text
     meaning: str
     set_by: str  # the stage: facts, link, configured, pricing, derive.<step>
+    # The Python type of its value, as the Facts TypedDict declares it: `Unknown` where a
+    # builder may fail to resolve the value, `None` where one writes "not applicable".
+    python: str
 
 
-_STAGES = {
+STAGES = {
     "facts": "fact builders (per input family)", "link": "Kubernetes linking",
     "plan": "Terraform plan builder", "pricing": "pricing deriver",
     "derive": "derive (labels for messages)", "derive.tags": "tags deriver",
@@ -37,158 +40,184 @@ _STAGES = {
 }
 
 FACTS: tuple[Fact, ...] = (
-    Fact("provider", "string", "aws, gcp, azure, databricks or kubernetes", "facts"),
-    Fact("provider.cloud", "string", "the cloud a Kubernetes workload's nodes run in", "facts"),
-    Fact("region", "string", "region (or zone) the resource is priced in", "facts"),
+    Fact("provider", "string", "aws, gcp, azure, databricks or kubernetes", "facts",
+         "str | Unknown"),
+    Fact("provider.cloud", "string", "the cloud a Kubernetes workload's nodes run in", "facts",
+         "str | Unknown | None"),
+    Fact("region", "string", "region (or zone) the resource is priced in", "facts",
+         "str | Unknown"),
     Fact("region.source", "string", "code, config or default: where the region came from",
-         "facts"),
-    Fact("instance.type", "string", "instance / machine type / VM size", "facts"),
-    Fact("instance.alternatives", "list", "further instance types a pool may launch", "facts"),
-    Fact("accelerator.kind", "string", "gpu, tpu or neuron", "facts"),
-    Fact("gpu.model", "string", "GPU model (A100, H100, L4…)", "facts"),
+         "facts", "str | None"),
+    Fact("instance.type", "string", "instance / machine type / VM size", "facts", "str | Unknown"),
+    Fact("instance.alternatives", "list", "further instance types a pool may launch", "facts",
+         "list[str]"),
+    Fact("accelerator.kind", "string", "gpu, tpu or neuron", "facts", "str"),
+    Fact("gpu.model", "string", "GPU model (A100, H100, L4…)", "facts", "str | Unknown | None"),
     Fact("gpu.count", "number", "GPUs (or MIG slices, TPU chips, Neuron devices) per node or pod",
-         "facts"),
-    Fact("gpu.memory_gib", "number", "memory of one GPU, GiB", "facts"),
-    Fact("gpu.total_memory_gib", "number", "memory of all the GPUs given, GiB", "derive.fit"),
-    Fact("gpu.fraction", "number", "share of a GPU one MIG slice is", "facts"),
-    Fact("gpu.mig_profile", "string", "MIG profile of the slices (1g.10gb…)", "facts"),
-    Fact("gpu.attached", "boolean", "GPUs attached to a GCP host (priced host + GPUs)", "facts"),
-    Fact("gpu.accelerator_type", "string", "GCP accelerator type of attached GPUs", "facts"),
+         "facts", "float | Unknown"),
+    Fact("gpu.memory_gib", "number", "memory of one GPU, GiB", "facts", "float | Unknown | None"),
+    Fact("gpu.total_memory_gib", "number", "memory of all the GPUs given, GiB", "derive.fit",
+         "float"),
+    Fact("gpu.fraction", "number", "share of a GPU one MIG slice is", "facts", "float"),
+    Fact("gpu.mig_profile", "string", "MIG profile of the slices (1g.10gb…)", "facts",
+         "str | None"),
+    Fact("gpu.attached", "boolean", "GPUs attached to a GCP host (priced host + GPUs)", "facts",
+         "bool"),
+    Fact("gpu.accelerator_type", "string", "GCP accelerator type of attached GPUs", "facts",
+         "str | None"),
     Fact("gpu.generation", "string", "current or previous (generations table)",
-         "derive.generation"),
+         "derive.generation", "str | Unknown"),
     Fact("group.hosts", "integer", "hosts of a multi-host group one model is served across",
-         "facts"),
-    Fact("group.gpu_count", "number", "GPUs of all the hosts of a multi-host group", "facts"),
+         "facts", "int"),
+    Fact("group.gpu_count", "number", "GPUs of all the hosts of a multi-host group", "facts",
+         "float"),
     Fact("group.source", "string", "what makes the hosts one group (LeaderWorkerSet…)",
-         "facts"),
-    Fact("tpu.slice", "string", "TPU slice type (v5e-8…)", "facts"),
-    Fact("node.gpu_count", "number", "GPUs on the node a pod runs on", "facts"),
-    Fact("node.labels", "mapping", "labels of a node pool's nodes", "facts"),
-    Fact("node.taints", "list", "taints of a node pool's nodes", "facts"),
-    Fact("node_pool", "string", "the node pool a Kubernetes workload runs on", "link"),
-    Fact("nodepool.gpu_limit", "integer", "a Karpenter NodePool's GPU limit", "facts"),
+         "facts", "str"),
+    Fact("tpu.slice", "string", "TPU slice type (v5e-8…)", "facts", "str"),
+    Fact("node.gpu_count", "number", "GPUs on the node a pod runs on", "facts", "float"),
+    Fact("node.labels", "mapping", "labels of a node pool's nodes", "facts", "dict[str, Any]"),
+    Fact("node.taints", "list", "taints of a node pool's nodes", "facts", "list[Any]"),
+    Fact("node_pool", "string", "the node pool a Kubernetes workload runs on", "link",
+         "str | Unknown"),
+    Fact("nodepool.gpu_limit", "integer", "a Karpenter NodePool's GPU limit", "facts",
+         "float | Unknown"),
     Fact("nodepool.node_class", "list", "the (kind, name) of the node class a Karpenter NodePool "
-         "uses", "facts"),
+         "uses", "facts", "tuple[str, str]"),
     Fact("nodepool.consolidation", "string", "a Karpenter NodePool's consolidation policy",
-         "facts"),
-    Fact("k8s.kind", "string", "Kubernetes kind", "facts"),
-    Fact("k8s.name", "string", "Kubernetes object name", "facts"),
-    Fact("k8s.namespace", "string", "Kubernetes namespace", "facts"),
-    Fact("k8s.resource", "string", "the extended resource requested (nvidia.com/gpu…)", "facts"),
+         "facts", "str"),
+    Fact("k8s.kind", "string", "Kubernetes kind", "facts", "str"),
+    Fact("k8s.name", "string", "Kubernetes object name", "facts", "str"),
+    Fact("k8s.namespace", "string", "Kubernetes namespace", "facts", "str | None"),
+    Fact("k8s.resource", "string", "the extended resource requested (nvidia.com/gpu…)", "facts",
+         "str | None"),
     Fact("count", "integer", "count/for_each of the resource, when it cannot be expanded",
-         "facts"),
-    Fact("zones", "integer", "zones a regional pool is replicated in", "facts"),
-    Fact("zones.names", "list", "the zones a node group names", "facts"),
-    Fact("replicas.min", "integer", "minimum nodes or replicas", "facts"),
-    Fact("replicas.max", "integer", "maximum nodes or replicas", "facts"),
-    Fact("replicas.desired", "integer", "desired nodes or replicas", "facts"),
-    Fact("replicas.source", "string", "where the replica count came from", "facts"),
-    Fact("capacity", "string", "on-demand, spot or mixed", "facts"),
-    Fact("capacity.source", "string", "where the capacity came from", "facts"),
+         "facts", "int | Unknown"),
+    Fact("zones", "integer", "zones a regional pool is replicated in", "facts", "int"),
+    Fact("zones.names", "list", "the zones a node group names", "facts", "list[str]"),
+    Fact("replicas.min", "integer", "minimum nodes or replicas", "facts", "int | Unknown"),
+    Fact("replicas.max", "integer", "maximum nodes or replicas", "facts", "int | Unknown"),
+    Fact("replicas.desired", "integer", "desired nodes or replicas", "facts", "int | Unknown"),
+    Fact("replicas.source", "string", "where the replica count came from", "facts", "str"),
+    Fact("capacity", "string", "on-demand, spot or mixed", "facts", "str | Unknown"),
+    Fact("capacity.source", "string", "where the capacity came from", "facts", "str"),
     Fact("capacity.spot_fraction", "number", "share of a mixed pool's nodes on spot",
-         "facts"),
+         "facts", "float | Unknown"),
     Fact("capacity.on_demand_base", "integer", "on-demand nodes before the percentage applies",
-         "facts"),
-    Fact("capacity.on_demand_percent", "number", "percentage of the rest on demand", "facts"),
-    Fact("workload", "string", "training, inference, notebook, batch, dev or unknown", "facts"),
-    Fact("workload.source", "string", "the tag, label or name the workload came from", "facts"),
-    Fact("shutdown", "string", "none, schedule, scale-to-zero or idle", "facts"),
+         "facts", "int"),
+    Fact("capacity.on_demand_percent", "number", "percentage of the rest on demand", "facts",
+         "float"),
+    Fact("workload", "string", "training, inference, notebook, batch, dev or unknown", "facts",
+         "str"),
+    Fact("workload.source", "string", "the tag, label or name the workload came from", "facts",
+         "str | None"),
+    Fact("shutdown", "string", "none, schedule, scale-to-zero or idle", "facts", "str | Unknown"),
     Fact("tags", "mapping", "cost-allocation tags or labels, provider defaults merged in",
-         "facts"),
+         "facts", "dict[str, Any] | Unknown"),
     Fact("tags.inherited", "mapping", "tag key → where a Kubernetes object inherited it "
-         "(its namespace's labels)", "facts"),
+         "(its namespace's labels)", "facts", "dict[str, str]"),
     Fact("tags.required", "list", "the tag keys required for this resource's provider "
-         "(configuration tags.required)", "derive.tags"),
+         "(configuration tags.required)", "derive.tags", "list[str]"),
     Fact("tags.patterns", "mapping", "tag key → regular expression its value must match "
-         "(configuration tags.patterns)", "derive.tags"),
-    Fact("change.actions", "list", "plan actions (create, update, delete…)", "plan"),
+         "(configuration tags.patterns)", "derive.tags", "dict[str, str]"),
+    Fact("change.actions", "list", "plan actions (create, update, delete…)", "plan", "list[str]"),
     Fact("model.id", "string", "the declared model, as the model catalog names it",
-         "derive.fit"),
-    Fact("model.source", "string", "where the model was declared", "derive.fit"),
-    Fact("model.params_b", "number", "parameters, billions", "derive.fit"),
-    Fact("model.estimated", "boolean", "the size was read from the model's name", "derive.fit"),
-    Fact("model.precision", "string", "weights precision of the estimate", "derive.fit"),
-    Fact("model.purpose", "string", "inference, training, lora or qlora", "derive.fit"),
+         "derive.fit", "str | Unknown"),
+    Fact("model.source", "string", "where the model was declared", "derive.fit", "str"),
+    Fact("model.params_b", "number", "parameters, billions", "derive.fit", "float"),
+    Fact("model.estimated", "boolean", "the size was read from the model's name", "derive.fit",
+         "bool"),
+    Fact("model.precision", "string", "weights precision of the estimate", "derive.fit",
+         "str | None"),
+    Fact("model.purpose", "string", "inference, training, lora or qlora", "derive.fit", "str"),
     Fact("model.required_gib", "number", "memory the model needs at minimum, GiB",
-         "derive.fit"),
-    Fact("model.minimum", "string", "the minimum estimate, with its inputs", "derive.fit"),
-    Fact("model.estimate", "string", "the typical-load estimate, with its inputs", "derive.fit"),
+         "derive.fit", "float"),
+    Fact("model.minimum", "string", "the minimum estimate, with its inputs", "derive.fit", "str"),
+    Fact("model.estimate", "string", "the typical-load estimate, with its inputs", "derive.fit",
+         "str"),
     Fact("model.fits", "boolean", "the minimum fits the GPUs the server uses (sizing."
-         "fit_headroom)", "derive.fit"),
-    Fact("model.tensor_parallel", "integer", "declared tensor parallelism", "derive.fit"),
+         "fit_headroom)", "derive.fit", "bool | Unknown"),
+    Fact("model.tensor_parallel", "integer", "declared tensor parallelism", "derive.fit", "int"),
     Fact("sizing.utilization", "number", "typical-load estimate / GPU memory given",
-         "derive.fit"),
+         "derive.fit", "float"),
     Fact("sizing.alternative", "string", "the cheapest current-generation offer that holds the "
-         "estimate (null: none cheaper)", "derive.fit"),
+         "estimate (null: none cheaper)", "derive.fit", "str | Unknown | None"),
     Fact("sizing.saving_fraction", "number", "share of the cost alternative.sizing saves",
-         "derive.fit"),
+         "derive.fit", "float | Unknown"),
     Fact("alternative.sizing", "alternative", "the right-sized alternative, priced",
-         "derive.fit"),
+         "derive.fit", "Alternative"),
     Fact("sizing.idle_gpus", "integer", "GPUs given to a model server beyond what its "
-         "parallelism uses", "derive.idle"),
-    Fact("sizing.used_gpus", "integer", "GPUs the server's parallelism uses", "derive.idle"),
+         "parallelism uses", "derive.idle", "int | Unknown"),
+    Fact("sizing.used_gpus", "integer", "GPUs the server's parallelism uses", "derive.idle", "int"),
     Fact("sizing.idle_alternative", "string", "the request or instance without the idle GPUs",
-         "derive.idle"),
+         "derive.idle", "str"),
     Fact("alternative.idle", "alternative", "the alternative without idle GPUs, priced",
-         "derive.idle"),
+         "derive.idle", "Alternative"),
     Fact("sizing.generation_alternative", "string", "the current-generation offer that does the "
-         "same work for less (null: none)", "derive.generation"),
+         "same work for less (null: none)", "derive.generation", "str | None"),
     Fact("sizing.generation_saving_fraction", "number", "share of the cost "
-         "alternative.generation saves", "derive.generation"),
+         "alternative.generation saves", "derive.generation", "float | Unknown"),
     Fact("alternative.generation", "alternative", "the current-generation alternative, priced",
-         "derive.generation"),
+         "derive.generation", "Alternative"),
     Fact("cost.instance_type", "string", "the type priced, when it differs (SageMaker ml.*)",
-         "facts"),
-    Fact("cost.note", "string", "a note for the price basis", "facts"),
+         "facts", "str"),
+    Fact("cost.note", "string", "a note for the price basis", "facts", "str"),
     Fact("cost.unpriced", "string", "why the catalog cannot price this resource (Cloud Run "
-         "GPUs)", "facts"),
-    Fact("cost.cloud", "string", "the cloud a Kubernetes workload is priced in", "pricing"),
+         "GPUs)", "facts", "str"),
+    Fact("cost.cloud", "string", "the cloud a Kubernetes workload is priced in", "pricing", "str"),
     Fact("cost.cloud_source", "string",
-         "why a Kubernetes workload is priced in that cloud, when no label names it", "pricing"),
-    Fact("cost.region", "string", "the region a Kubernetes workload is priced in", "pricing"),
+         "why a Kubernetes workload is priced in that cloud, when no label names it", "pricing",
+         "str"),
+    Fact("cost.region", "string", "the region a Kubernetes workload is priced in", "pricing",
+         "str"),
     Fact("terraform.provider_regions", "mapping", "cloud → region of the Terraform provider "
          "blocks of the code that applies a Kubernetes object or its Karpenter NodePool",
-         "facts"),
+         "facts", "dict[str, str]"),
     Fact("terraform.provider_regions.via", "string", "the NodePool those regions came from",
-         "link"),
+         "link", "str"),
     Fact("instance.allowed", "list", "the instance types a Karpenter NodePool's requirements "
-         "allow a pod linked to it (family, size, CPUs …), when they narrow them", "link"),
-    Fact("cluster", "string", "the declared cluster a Kubernetes workload runs in", "link"),
+         "allow a pod linked to it (family, size, CPUs …), when they narrow them", "link",
+         "list[str]"),
+    Fact("cluster", "string", "the declared cluster a Kubernetes workload runs in", "link", "str"),
     Fact("cluster.region", "string", "the region of that declared cluster, when it names one",
-         "link"),
+         "link", "str"),
     Fact("node.gpu_shortfall", "string",
-         "why the linked pool's nodes cannot hold the pod (fewer GPUs than it requests)", "link"),
-    Fact("cost.hourly", "number", "hourly price per node or replica, USD", "pricing"),
-    Fact("cost.count", "number", "nodes or replicas priced", "pricing"),
-    Fact("cost.hours", "number", "hours a month priced", "pricing"),
-    Fact("cost.monthly", "usd", "monthly cost, USD", "pricing"),
-    Fact("cost.monthly_max", "usd", "monthly cost at an autoscaling pool's maximum", "pricing"),
-    Fact("cost.monthly_before", "usd", "monthly cost before a planned change", "plan"),
-    Fact("cost.basis", "string", "how the monthly cost was computed", "pricing"),
+         "why the linked pool's nodes cannot hold the pod (fewer GPUs than it requests)", "link",
+         "str"),
+    Fact("cost.hourly", "number", "hourly price per node or replica, USD", "pricing",
+         "float | Unknown"),
+    Fact("cost.count", "number", "nodes or replicas priced", "pricing", "float | Unknown"),
+    Fact("cost.hours", "number", "hours a month priced", "pricing", "float"),
+    Fact("cost.monthly", "usd", "monthly cost, USD", "pricing", "float | Unknown"),
+    Fact("cost.monthly_max", "usd", "monthly cost at an autoscaling pool's maximum", "pricing",
+         "float"),
+    Fact("cost.monthly_before", "usd", "monthly cost before a planned change", "plan",
+         "float | Unknown | None"),
+    Fact("cost.basis", "string", "how the monthly cost was computed", "pricing", "str"),
     Fact("explain.gpu", "text", "the GPUs, as messages name them ('GPU (model unknown)' when "
-         "not known; the MIG profile of slices)", "derive"),
+         "not known; the MIG profile of slices)", "derive", "str"),
     Fact("explain.model_label", "text", "the declared model, saying when its size was read "
-         "from its name", "derive.fit"),
+         "from its name", "derive.fit", "str"),
     Fact("explain.provided", "text", "the GPU memory given, and what tensor parallelism uses",
-         "derive.fit"),
+         "derive.fit", "str"),
     Fact("explain.alternative_detail", "text", "the right-sized alternative and its price, or "
-         "why there is none", "derive.fit"),
+         "why there is none", "derive.fit", "str"),
     Fact("explain.alternative_saving", "text", "the monthly saving of alternative.sizing",
-         "derive.fit"),
+         "derive.fit", "str"),
     Fact("explain.parallelism", "text", "the parallelism that decides the GPUs used",
-         "derive.idle"),
-    Fact("explain.idle_fix", "text", "what to do about idle GPUs", "derive.idle"),
+         "derive.idle", "str"),
+    Fact("explain.idle_fix", "text", "what to do about idle GPUs", "derive.idle", "str"),
     Fact("explain.idle_detail", "text", "the alternative without idle GPUs and its price",
-         "derive.idle"),
-    Fact("explain.idle_saving", "text", "the monthly saving of alternative.idle", "derive.idle"),
+         "derive.idle", "str"),
+    Fact("explain.idle_saving", "text", "the monthly saving of alternative.idle", "derive.idle",
+         "str"),
     Fact("explain.generation", "text", "the GPU with its architecture and year",
-         "derive.generation"),
+         "derive.generation", "str"),
     Fact("explain.generation_detail", "text", "the current-generation alternative, its price "
-         "and why it does the same work", "derive.generation"),
+         "and why it does the same work", "derive.generation", "str"),
     Fact("explain.generation_saving", "text", "the monthly saving of alternative.generation",
-         "derive.generation"),
+         "derive.generation", "str"),
     Fact("explain.missing_tags", "text", "the required tags missing and the tags whose value "
-         "fails its pattern", "derive.tags"),
+         "fails its pattern", "derive.tags", "str"),
 )
 
 BY_NAME: dict[str, Fact] = {f.name: f for f in FACTS}
@@ -255,69 +284,13 @@ def placeholders(res: Resource) -> dict[str, str]:
     return out
 
 
-# ---------------------------------------------------------------------------------------------
-# Generated text: the schema's fact enum and the reference table of docs/facts.md.
-
-DOCS_BEGIN = "<!-- fact reference: generated from gpulint/facts/registry.py -->"
-DOCS_END = "<!-- end of fact reference -->"
+def lists() -> generate.Lists:
+    """The lists generate.py writes the TypedDict, schema enum and docs table from."""
+    return generate.Lists(FACTS, STAGES, ALIASES, placeholder_name)
 
 
-def schema_enum_block() -> str:
-    """The `fact` definition of rule.schema.json, one wrapped line per few names."""
-    lines, line = [], ""
-    for name in BY_NAME:
-        item = f'"{name}", '
-        if len(line) + len(item) > 84:
-            lines.append(line.rstrip())
-            line = ""
-        line += item
-    lines.append(line.rstrip().rstrip(","))
-    body = ("\n" + " " * 15).join(lines)
-    return ('    "fact": {\n      "enum": [' + body + '],\n'
-            '      "description": "A fact from the fact registry (docs/facts.md)."\n    },')
-
-
-def with_schema_enum(schema_text: str) -> str:
-    return re.sub(r'    "fact": \{\n.*?\n    \},', lambda _: schema_enum_block(), schema_text,
-                  count=1, flags=re.DOTALL)
-
-
-def docs_table() -> str:
-    rows = [DOCS_BEGIN, "", "| Fact | Type | Meaning | Set by | Placeholder |",
-            "| --- | --- | --- | --- | --- |"]
-    for f in FACTS:
-        meaning = f.meaning.replace("|", "\\|")
-        rows.append(f"| `{f.name}` | {f.type} | {meaning} | {_STAGES[f.set_by]} "
-                    f"| `{{{placeholder_name(f.name)}}}` |")
-    rows += ["", "Short placeholder names (kept for existing rules): " + ", ".join(
-        f"`{{{a}}}` = `{n[0]}`" for a, n in ALIASES.items()) + "; `{alternative_monthly}` is "
-        "the monthly price of `alternative.sizing`; `{cost_per_month}` is `$2,921/month`, or "
-        "`not priced` (an amount that is not known shows as `not priced`, never `?`); "
-        "`{address}`, `{type}` and `{path}` are the resource's own.", "", DOCS_END]
-    return "\n".join(rows)
-
-
-def with_docs_table(doc: str) -> str:
-    start, end = doc.find(DOCS_BEGIN), doc.find(DOCS_END)
-    if start < 0 or end < 0:
-        return doc.rstrip("\n") + "\n\n## Fact reference\n\n" + docs_table() + "\n"
-    return doc[:start] + docs_table() + doc[end + len(DOCS_END):]
-
-
-def _write(root: str) -> None:
+if __name__ == "__main__":  # regenerate what is written from the list above
     import os
 
-    from gpulint.files.reader import read_file_text
-
-    for rel, update in (("src/gpulint/schemas/rule.schema.json", with_schema_enum),
-                        ("docs/facts.md", with_docs_table)):
-        path = os.path.join(root, rel)
-        text = read_file_text(path)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(update(text))
-
-
-if __name__ == "__main__":
-    import os
-
-    _write(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, os.pardir))
+    generate.write(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, os.pardir),
+                   lists())
