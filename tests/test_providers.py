@@ -25,6 +25,32 @@ def test_config_schema_names_every_cloud_and_no_other() -> None:
     assert tuple(required) == (*providers.NAMES, "kubernetes", "default")
 
 
+def test_cluster_clouds_and_report_providers_are_the_list() -> None:
+    cluster = _config_schema()["properties"]["clusters"]["items"]["properties"]
+    assert tuple(cluster["cloud"]["enum"]) == providers.NAMES
+    report = json.loads(resources.files("gpulint").joinpath("schemas/report.schema.json")
+                        .read_text(encoding="utf-8"))
+    enums = [n["enum"] for n in _walk(report) if isinstance(n, dict)
+             and isinstance(n.get("enum"), list) and "kubernetes" in n["enum"]]
+    assert enums == [[*providers.NAMES, "kubernetes", "databricks"]]
+
+
+def _walk(node: object) -> list[object]:
+    out = [node]
+    children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else []
+    for child in children:
+        out += _walk(child)
+    return out
+
+
+def test_terraform_provider_blocks_name_their_cloud() -> None:
+    from gpulint.facts.terraform import provider_regions
+
+    assert provider_regions._CLOUDS == {"aws": "aws", "google": "gcp", "google-beta": "gcp",
+                                        "azurerm": "azure"}
+    assert {c.name for c in providers.CLOUDS} == set(provider_regions._CLOUDS.values())
+
+
 def test_every_cloud_has_a_catalog_default_region() -> None:
     for cloud in providers.CLOUDS:
         assert cloud.default_region == catalog.default_region(cloud.name)

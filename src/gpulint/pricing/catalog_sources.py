@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-PROVIDERS = ("aws", "gcp", "azure")
+from gpulint import providers
+
+PROVIDERS = providers.NAMES
 
 
 def providers_of(source: dict[str, Any]) -> list[str]:

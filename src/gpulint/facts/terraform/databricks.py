@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gpulint import providers
 from gpulint.fact_types import Resource
 from gpulint.facts.common import as_int, set_instance
 from gpulint.facts.terraform.common import base, mixed_capacity, scaling, shutdown
@@ -17,7 +18,8 @@ from gpulint.model import Unknown
 from gpulint.pricing import catalog
 from gpulint.terraform.views import ResourceInstance
 
-_ATTRIBUTES = (("aws", "aws_attributes"), ("azure", "azure_attributes"), ("gcp", "gcp_attributes"))
+# A cluster's cloud block is named after the cloud: aws_attributes, gcp_attributes…
+_ATTRIBUTES = tuple((c.name, f"{c.name}_attributes") for c in providers.CLOUDS)
 _SPOT = {"SPOT", "SPOT_WITH_FALLBACK", "SPOT_AZURE", "SPOT_WITH_FALLBACK_AZURE",
          "PREEMPTIBLE_GCP", "PREEMPTIBLE_WITH_FALLBACK_GCP"}
 _ON_DEMAND = {"ON_DEMAND", "ON_DEMAND_AZURE", "ON_DEMAND_GCP"}

@@ -14,11 +14,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from gpulint import providers as clouds
 from gpulint.facts.terraform.common import ZONE_RE
 from gpulint.facts.terraform.providers import interpret
 
-# Provider block name → the cloud the price tables call it.
-_CLOUDS = {"aws": "aws", "google": "gcp", "google-beta": "gcp"}
+# Provider block name → the cloud the price tables call it (azurerm's blocks name no region).
+_CLOUDS = {name: c.name for c in clouds.CLOUDS for name in c.terraform_providers}
 
 
 def regions(providers: dict[str, Any]) -> dict[str, str]:
