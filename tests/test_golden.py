@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from gpulint import reporters
 from gpulint.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,7 +35,10 @@ def _fixture_dirs() -> list[str]:
     return dirs
 
 
-FORMATS = {"json": "json", "text": "txt", "markdown": "md"}
+# The formats recorded: the whole report as documents, named by their registered extension.
+# Every registered format is rendered below too (test_every_format_renders_examples).
+RECORDED = ("json", "text", "markdown")
+FORMATS = {name: reporters.BY_NAME[name].extension for name in RECORDED}
 
 
 def _render(directory: str, fmt: str) -> str:
@@ -56,3 +60,42 @@ def test_golden_reports(directory: str, monkeypatch: pytest.MonkeyPatch) -> None
             continue
         assert path.exists(), f"no golden file {path.name}: run with GPULINT_UPDATE_GOLDEN=1"
         assert got == path.read_text(encoding="utf-8"), f"{directory} --format {fmt} changed"
+
+
+@pytest.mark.parametrize("fmt", reporters.FORMATS)
+def test_every_format_renders_examples(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A registered format renders examples/ to text, the same text twice; a recorded one
+    matches its golden file."""
+    monkeypatch.chdir(ROOT)
+    first = _render("examples", fmt)
+    assert first.startswith(("exit 0\n", "exit 1\n")) and len(first) > 200, first[:300]
+    assert _render("examples", fmt) == first
+    if fmt in RECORDED:
+        assert first == (GOLDEN / f"examples.{FORMATS[fmt]}").read_text(encoding="utf-8")
+
+
+def test_format_option_lists_the_registry() -> None:
+    """scan's --format choices and help, and cost's and diff's choices, come from the registry;
+    cost and diff write every table format."""
+    import click
+
+    from gpulint.cli import cost, diff
+
+    def option(command: click.Command) -> click.Option:
+        found = next(p for p in command.params if p.name == "fmt")
+        assert isinstance(found, click.Option) and isinstance(found.type, click.Choice)
+        return found
+
+    scan = option(cli.commands["scan"])
+    assert isinstance(scan.type, click.Choice)
+    assert tuple(scan.type.choices) == reporters.FORMATS
+    assert scan.help == reporters.help_text()
+    for name in ("json", "junit", "html"):
+        assert reporters.BY_NAME[name].description in reporters.help_text()
+    for command in (cost.cost, diff.diff):
+        kind = option(command).type
+        assert isinstance(kind, click.Choice)
+        assert tuple(kind.choices) == reporters.TABLE_FORMATS
+    assert set(reporters.TABLE_FORMATS) == {"text", "json", "markdown", "html"}
+    assert set(cost.writers({}, {}, "team", False)) == set(reporters.TABLE_FORMATS)
+    assert set(diff.writers({}, {}, False)) == set(reporters.TABLE_FORMATS)

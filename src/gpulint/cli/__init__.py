@@ -28,7 +28,7 @@ from gpulint.cli.options import scan_flags
 from gpulint.cli.output import colour_options, output_option
 from gpulint.cli.select import selection_flags
 from gpulint.model import DEFAULT_FAIL_ON, FAIL_ON_CHOICES
-from gpulint.reporters import FORMATS
+from gpulint.reporters import FORMATS, help_text
 
 # Re-exported: commands and tests use them from here.
 __all__ = ["EXIT_FINDINGS", "EXIT_INTERNAL", "EXIT_USAGE", "cli", "main", "run_scan"]
@@ -125,8 +125,7 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="Output format: text, the JSON report, SARIF 2.1.0, Markdown, GitHub "
-                   "workflow annotations, JUnit XML or a self-contained HTML page with charts.")
+              help=help_text())
 @output_option
 @click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default=DEFAULT_FAIL_ON,
               show_default=True, help="Exit 1 when a finding has this severity or worse "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -114,14 +115,18 @@ def cost(paths: tuple[str, ...], fmt: str, group_by: str, output: str | None, br
     result = scan_mod.run(targets, configured_rules(settings), settings)
     report = report_mod.build(result, settings.pricing.hours)
     data = breakdown(report, group_by)
-    if fmt == "html":
+    output_mod.emit(writers(report, data, group_by, brief)[fmt](), output)
+
+
+def writers(report: dict[str, Any], data: dict[str, Any], group_by: str,
+            brief: bool) -> dict[str, Callable[[], str]]:
+    """format → its rendering of the cost tables, for each of reporters.TABLE_FORMATS
+    (tested)."""
+    def page() -> str:
         from gpulint.reporters import html
 
-        text = html.render(report, group_by)
-    elif fmt == "json":
-        text = json.dumps(data, indent=2) + "\n"
-    elif fmt == "markdown":
-        text = render_markdown(data)
-    else:
-        text = render_text(data, verbose=not brief)
-    output_mod.emit(text, output)
+        return str(html.render(report, group_by))
+
+    return {"text": lambda: render_text(data, verbose=not brief),
+            "json": lambda: json.dumps(data, indent=2) + "\n",
+            "markdown": lambda: render_markdown(data), "html": page}

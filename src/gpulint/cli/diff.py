@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -173,18 +174,22 @@ def diff(paths: tuple[str, ...], base_ref: str | None, compare_to: str | None,
     exceeded = max_increase is not None and data["delta_usd"] > max_increase
     data["max_increase_usd"] = max_increase
     data["max_increase_exceeded"] = exceeded
-    if fmt == "html":
-        from gpulint.reporters import html
-
-        text = html.render_diff(data, head)
-    elif fmt == "json":
-        text = json.dumps(data, indent=2) + "\n"
-    elif fmt == "markdown":
-        text = render_markdown(data)
-    else:
-        text = render_text(data, verbose)
-    output_mod.emit(text, output)
+    output_mod.emit(writers(data, head, verbose)[fmt](), output)
     if exceeded:
         click.echo(f"gpulint: the change adds {money(data['delta_usd'])}/month, more than "
                    f"--max-increase {money(max_increase)}", err=True)
         sys.exit(1)
+
+
+def writers(data: dict[str, Any], head: dict[str, Any],
+            verbose: bool) -> dict[str, Callable[[], str]]:
+    """format → its rendering of the cost change, for each of reporters.TABLE_FORMATS
+    (tested)."""
+    def page() -> str:
+        from gpulint.reporters import html
+
+        return str(html.render_diff(data, head))
+
+    return {"text": lambda: render_text(data, verbose),
+            "json": lambda: json.dumps(data, indent=2) + "\n",
+            "markdown": lambda: render_markdown(data), "html": page}
