@@ -219,6 +219,15 @@ def test_model_imports_nothing_of_the_project() -> None:
     assert found == []
 
 
+def test_development_doc_lists_the_floors() -> None:
+    """docs/development.md shows FLOORS one line per package, lowest first."""
+    doc = (SRC.parent / "docs" / "development.md").read_text(encoding="utf-8")
+    table = doc.split("<!-- floors:", 1)[1].split("<!-- end of floors -->", 1)[0]
+    rows = re.findall(r"^\| (\d+) \| `([\w.]+)` \|", table, re.MULTILINE)
+    assert [(int(n), name) for n, name in rows] == [
+        (level, name) for level, names in enumerate(FLOORS) for name in names]
+
+
 def test_every_module_is_on_a_floor() -> None:
     for name in MODULES:
         _floor_of(name)
