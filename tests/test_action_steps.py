@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 REPO, PR, TOKEN = "acme/inference", 12, "ghs_actionsTOKENvalue000000000000000001"
 HEAD_SHA = "c" * 40
 
-pytestmark = pytest.mark.skipif(shutil.which("bash") is None or shutil.which("git") is None,
-                                reason="needs bash and git")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
+    shutil.which("bash") is None or shutil.which("git") is None, reason="needs bash and git")]
 
 # A serving Deployment pinned to g5.xlarge (1× A10G) without the `env` cost label (a
 # gpu-missing-cost-tags warning); the pull request scales it from 1 to 12 replicas.

@@ -10,6 +10,7 @@ they never run.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -83,6 +84,7 @@ def _targets(name: str, node: ast.Import | ast.ImportFrom) -> set[str]:
     return {t for t in out if t in MODULES}
 
 
+@functools.cache  # parsed once per run, not once per test that reads it
 def _graph(deferred: bool = False) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for name, path in MODULES.items():

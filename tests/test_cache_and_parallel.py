@@ -22,6 +22,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 import generate  # noqa: E402
 
+pytestmark = pytest.mark.slow
+
 EXAMPLES = os.path.join(ROOT, "examples")
 
 

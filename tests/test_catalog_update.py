@@ -21,6 +21,8 @@ from click.testing import CliRunner
 from gpulint.cli import cli
 from gpulint.pricing import catalog
 
+pytestmark = pytest.mark.slow
+
 TABLES = Path(__file__).resolve().parent / "data" / "catalog_tables"
 NAMES = ("aws/vms.csv", "gcp/vms.csv", "gcp/accelerators.csv", "azure/vms.csv")
 P4D_US_EAST_1 = ("p4d.24xlarge,A100,8,96,1152,\"{'Gpus': [{'Name': 'A100', "

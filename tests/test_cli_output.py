@@ -13,6 +13,8 @@ import pytest
 
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow
+
 EXAMPLES = os.path.join(ROOT, "examples")
 ESC = "\033["
 

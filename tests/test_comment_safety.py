@@ -57,6 +57,7 @@ def test_one_huge_name_does_not_empty_the_comment(report: dict) -> None:
     assert "a" * 200 not in body and "aaa…" in body  # cut, and visibly so
 
 
+@pytest.mark.slow
 def test_top_findings_survive_the_size_limit(report: dict) -> None:
     big = copy.deepcopy(report)
     big["findings"] = [{**f, "message": "m" * 5000} for f in _findings(report, 300)]

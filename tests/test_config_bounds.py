@@ -14,6 +14,8 @@ import yaml
 
 import bounded
 
+pytestmark = pytest.mark.slow
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GPU_TF = ('resource "aws_instance" "trainer" {\n  instance_type = "p4d.24xlarge"\n'
           '  tags = { team = "' + "a" * 40 + 'b", project = "llm", env = "prod" }\n}\n')

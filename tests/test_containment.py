@@ -16,6 +16,8 @@ import pytest
 
 from gpulint.files import containment
 
+pytestmark = pytest.mark.slow
+
 SECRET = "ghp_0123456789abcdefSECRET"
 
 MAIN_TF = """\

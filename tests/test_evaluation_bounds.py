@@ -15,6 +15,8 @@ import pytest
 import bounded
 from test_hostile import copy_good, under
 
+pytestmark = pytest.mark.slow
+
 HOSTILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hostile",
                        "evaluation-limits")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,8 @@ from gpulint.terraform import bounds
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.parser import parse_expression
 from gpulint.terraform.syntax import HclSyntaxError
+
+pytestmark = pytest.mark.slow
 
 ATOMS = ['"x"', '"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab"', '"(a|aa)+$"', '"/(a|aa)+$/"', '"("',
          '"%.999999999f"', '"%s%s"', "1e999", "-1e999", "0", "3", "99999999999999999999",

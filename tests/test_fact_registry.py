@@ -112,6 +112,7 @@ def test_misfits_are_found() -> None:
         "gpu.count": "bool is not a number"}
 
 
+@pytest.mark.slow
 def test_every_fact_written_while_scanning_the_fixtures_is_registered_with_its_type() -> None:
     rules = load_rules()
     written: dict[str, str] = {}

@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 from gpulint.cli import cli
 from test_hostile import copy_good, under
 
+pytestmark = pytest.mark.slow
+
 
 def unlinked_view(report: dict[str, Any]) -> dict[str, list[Any]]:
     """The good files' results that no other file can change."""

@@ -48,6 +48,7 @@ def _render(directory: str, fmt: str) -> str:
     return f"exit {result.exit_code}\n{result.output}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("directory", _fixture_dirs())
 def test_golden_reports(directory: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
@@ -62,6 +63,7 @@ def test_golden_reports(directory: str, monkeypatch: pytest.MonkeyPatch) -> None
         assert got == path.read_text(encoding="utf-8"), f"{directory} --format {fmt} changed"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", reporters.FORMATS)
 def test_every_format_renders_examples(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A registered format renders examples/ to text, the same text twice; a recorded one

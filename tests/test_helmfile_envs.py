@@ -91,6 +91,7 @@ def test_an_unknown_condition_keeps_every_branch_and_is_counted() -> None:
     assert left == 3  # the if, env and range
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["{{" * 200_000, "{{/*" * 100_000, "{{ " + "(" * 50_000 + " }}",
                                   "{{ if true }}" * 50_000, "{{ else }}{{ end }}" * 50_000])
 def test_hostile_templates_are_read_in_one_pass(text: str) -> None:

@@ -19,6 +19,8 @@ from gpulint.cli import cli
 from gpulint.config.settings import ScanSettings, Settings
 from gpulint.load import parallel
 
+pytestmark = pytest.mark.slow
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOOD_SOURCES = [os.path.join(ROOT, "examples"),
                 os.path.join(ROOT, "tests", "rules", "gpu-training-on-demand"),

@@ -108,6 +108,7 @@ def test_examples_cost_page_groups_equal_cost_json() -> None:
     assert len(cost["totals"]["by_group"]) == 3
 
 
+@pytest.mark.slow
 def test_500_resources_fit_300_kb_and_add_up(fleet: Path) -> None:
     page, report = scan_pair(fleet, ".")
     assert report["summary"]["gpu_resources"] == 500

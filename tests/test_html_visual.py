@@ -19,6 +19,8 @@ import pytest
 from browser import Browser, launch
 from html_pages import ROOT, write_pages
 
+pytestmark = pytest.mark.slow
+
 CHARTS = {"examples": 6, "fleet-500": 6, "hostile": 6, "diff": 7}
 VIEWPORTS = {"desktop": (1280, 900, False), "phone": (390, 844, True)}
 

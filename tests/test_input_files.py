@@ -14,6 +14,8 @@ import pytest
 import bounded
 from gpulint import discover as discover_mod
 
+pytestmark = pytest.mark.slow
+
 POD = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\nspec:\n  containers:\n"
        "  - name: trainer\n    image: nvcr.io/nvidia/pytorch:24.05-py3\n    resources:\n"
        "      limits:\n        nvidia.com/gpu: 1\n")

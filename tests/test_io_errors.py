@@ -13,6 +13,8 @@ import pytest
 
 import bounded
 
+pytestmark = pytest.mark.slow
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")
 ENV = dict(os.environ, PYTHONPATH=bounded.SRC)

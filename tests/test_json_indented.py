@@ -9,6 +9,8 @@ import pytest
 
 from gpulint.reporters.json import indented
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("ensure_ascii", [True, False])
 def test_same_text_as_dumps(ensure_ascii: bool) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,8 @@ from gpulint.facts.kubernetes import link as linking
 from gpulint.facts.kubernetes.kinds import KINDS
 from gpulint.load.kubernetes import K8sObject
 from gpulint.pricing import price as cost
+
+pytestmark = pytest.mark.slow
 
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 10), st.text(max_size=8),
                      st.sampled_from(["1", "0", "spot", "In", "NotIn", "Exists", "NoSchedule",

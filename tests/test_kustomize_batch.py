@@ -28,7 +28,8 @@ CHAT = Path(__file__).parent / "data" / "kustomize"
 CATALOG = Path(__file__).parent.parent / "src" / "gpulint" / "data" / "gpu_catalog.json"
 HOURS = 730
 REAL = shutil.which("kustomize") or shutil.which("kubectl")
-pytestmark = pytest.mark.skipif(REAL is None, reason="needs kustomize or kubectl")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(REAL is None, reason="needs kustomize or kubectl")]
 
 
 def _read(path: str) -> str | None:

@@ -77,6 +77,7 @@ def test_a_single_l4_pod_next_to_an_unrelated_bigger_pool_keeps_its_own_shape() 
     assert res.facts["cost.monthly"] < _row("gcp", "g2-standard-32", "us-central1") * 2 * HOURS
 
 
+@pytest.mark.slow
 def test_fixture_tree_scanned_whole_does_not_link_gke_pricing_pods_to_the_linking_pool() -> None:
     found = _scan(os.path.join(TESTS, "fixtures"))
     for address in ("Job/training/finetune-4xl4", "Job/training/pretrain-8xl4"):
@@ -128,6 +129,7 @@ def fixture_tree() -> dict[tuple[str, str], Resource]:
     return {(r.path, r.address): r for r in result.resources}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("directory", _subdirectories(os.path.join(TESTS, "fixtures")),
                          ids=os.path.basename)
 def test_every_fixture_directory_links_the_same_alone_and_in_the_whole_tree(

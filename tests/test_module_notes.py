@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 
+import pytest
+
 from gpulint import pipeline as scan
 from gpulint.terraform.expressions import get_attr, index
 
@@ -38,6 +40,7 @@ def test_values_are_named_as_terraform_names_them() -> None:
     assert index(True, 0).reason == "cannot index a bool"
 
 
+@pytest.mark.slow
 def test_no_message_of_the_fixtures_names_a_python_type() -> None:
     result = scan.run([os.path.relpath(os.path.join(HERE, "terraform"))], [])
     messages = [n.reason for n in result.module_notes] + \

@@ -20,6 +20,8 @@ import pytest
 
 from conftest import ROOT, WORKFLOW_MODULE
 
+pytestmark = pytest.mark.slow
+
 GIT_ENV = {"GIT_AUTHOR_NAME": "gpulint test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
            "GIT_COMMITTER_NAME": "gpulint test", "GIT_COMMITTER_EMAIL": "test@example.invalid"}
 

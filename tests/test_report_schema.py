@@ -12,6 +12,8 @@ from jsonschema import Draft202012Validator
 
 from gpulint.cli import cli
 
+pytestmark = pytest.mark.slow
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -200,6 +200,7 @@ def test_code_span_handles_backticks_and_pipes():
     assert "<code>a``b|c</code>" in html
 
 
+@pytest.mark.slow
 def test_markdown_truncates_to_limit(report):
     big = copy.deepcopy(report)
     f0, r0 = report["findings"][0], report["resources"][0]
@@ -384,6 +385,7 @@ _TRICKY = st.sampled_from([*"<>&|`*_[]()!#@:/\\~=\"'\n\r\t -.", "://", "www.", "
                           "#1"])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(_TRICKY, st.text(max_size=5)), max_size=20).map("".join))
 def test_escaped_text_is_one_literal_table_cell(value):

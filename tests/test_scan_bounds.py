@@ -14,6 +14,8 @@ import pytest
 import bounded
 from gpulint import globs
 
+pytestmark = pytest.mark.slow
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CYCLES = os.path.join(HERE, "hostile", "module-cycles")
 

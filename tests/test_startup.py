@@ -11,6 +11,8 @@ import pytest
 
 from gpulint.cli import progress
 
+pytestmark = pytest.mark.slow
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEAVY = ("lark", "hcl2", "jsonschema", "yaml", "gpulint.pipeline")
 

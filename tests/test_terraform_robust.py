@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,8 @@ from gpulint.model import Unknown
 from gpulint.pricing import price as cost
 from gpulint.terraform.values import ValueView
 from gpulint.terraform.views import ResourceInstance
+
+pytestmark = pytest.mark.slow
 
 # Attribute and block names the builders read, so generated resources reach their branches.
 NAMES = ["instance_type", "instance_types", "capacity_type", "market_type", "min_size",

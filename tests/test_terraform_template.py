@@ -112,6 +112,7 @@ def test_templatefile_renders_directives(tmp_path: Path) -> None:
     assert value == "types:\n  - g6.xlarge\ncapacity: spot\n"
 
 
+@pytest.mark.slow
 def test_a_huge_or_deeply_nested_loop_stays_bounded() -> None:
     start = time.process_time()
     # 1,000 × 1,000 iterations: past the for-iteration bound, not ten seconds of work.
@@ -126,6 +127,7 @@ def test_a_huge_or_deeply_nested_loop_stays_bounded() -> None:
     assert time.process_time() - start < 10
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=400), min_size=1, max_size=6),
        st.integers(min_value=0, max_value=5000))

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEEP = "x: " + "[" * 30_000 + "]" * 30_000 + "\n"
 POD = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: gpu\nspec:\n  containers:\n  - name: c\n"
