@@ -189,8 +189,8 @@ def test_section_errors_come_together_with_lines_and_suggestions(
     code, _, err = _run(path, monkeypatch)
     assert code == 2
     assert err.splitlines()[1:] == [
-        "  .gpulint.yaml:3: clusters[0].cloud: 'gpc' is not one of 'aws', 'gcp', 'azure' "
-        "(did you mean 'gcp'?)",
+        "  .gpulint.yaml:3: clusters[0].cloud: 'gpc' is not one of 'aws', 'gcp', 'azure', 'oci', "
+        "'coreweave', 'lambda', 'nebius' (did you mean 'gcp'?)",
         "  .gpulint.yaml:4: clusters[0].namespace: unknown key 'namespace' "
         "(did you mean 'namespaces'?)",
         "  .gpulint.yaml:6: clusters[0].node_pools[0]: needs 'address' or 'name' or "

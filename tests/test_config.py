@@ -167,7 +167,7 @@ def test_inline_pricing_overrides_and_their_errors(repo: Path) -> None:
     (repo / ".gpulint.yaml").write_text("pricing_overrides: {overrides: [{provider: ibm}]}\n")
     result = _invoke("scan", "infra")
     assert result.exit_code == 2 and ".gpulint.yaml:1: overrides[0].provider: must be one of " \
-        "aws, gcp or azure, got 'ibm'" in result.stderr
+        "aws, gcp, azure, oci, coreweave, lambda or nebius, got 'ibm'" in result.stderr
     # Every problem at once: the same override also lacks its price.
     assert ".gpulint.yaml:1: overrides[0]: set exactly one of discount_percent or hourly_usd" \
         in result.stderr

@@ -20,7 +20,7 @@ PRICES = """overrides:
     note: EDP 2026
   - provider: aws
     instance_type: g5.xlarge
-  - provider: oci
+  - provider: ibm
     family: BM.GPU4
     capacity: reserved
     hourly_usd: 20
@@ -62,8 +62,8 @@ def test_pricing_overrides_report_every_problem(repo: Path) -> None:
     assert result.exit_code == 2 and result.stdout == ""
     err = result.stderr
     assert "prices.yaml:6: overrides[1]: set exactly one of discount_percent or hourly_usd" in err
-    assert ("prices.yaml:8: overrides[2].provider: must be one of aws, gcp or azure, "
-            "got 'oci'") in err
+    assert ("prices.yaml:8: overrides[2].provider: must be one of aws, gcp, azure, oci, "
+            "coreweave, lambda or nebius, got 'ibm'") in err
     assert ("prices.yaml:8: overrides[2].capacity: must be one of on-demand, spot, any, "
             "got 'reserved'") in err
 

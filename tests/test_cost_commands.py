@@ -161,7 +161,7 @@ def test_scan_pricing_flags_overrides_hours_and_catalog(tmp_path: object) -> Non
     (["--hours-for", "notebook"], "--hours-for expects WORKLOAD=HOURS"),
     (["--hours-for", "notebook=lots"], "hours must be a number"),
     (["--default-region", "aws"], "--default-region expects PROVIDER=REGION"),
-    (["--default-region", "oci=x"], "unknown provider 'oci'"),
+    (["--default-region", "ibm=x"], "unknown provider 'ibm'"),
     (["--hours-for", "notebooks=100"], "unknown workload 'notebooks'; expected one of batch"),
     (["--catalog", "/nonexistent/catalog.json"], "--catalog /nonexistent/catalog.json"),
     (["--pricing-overrides", "/nonexistent/p.yaml"], "cannot read pricing overrides"),

@@ -78,4 +78,4 @@ def test_instance_name_case_rule(name: str, written: str, expected: str) -> None
 
 def test_unknown_cloud() -> None:
     assert providers.get("ibm") is None
-    assert providers.listing() == "aws, gcp or azure"
+    assert providers.listing() == "aws, gcp, azure, oci, coreweave, lambda or nebius"

@@ -35,11 +35,15 @@ from gpulint.facts.terraform import BUILDERS
 from gpulint.model import Resource, Unknown
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "terraform")
+# The further clouds' fixtures sit with their Kubernetes manifests (tests/clouds/<cloud>).
+CLOUD_FIXTURES = os.path.join(os.path.dirname(__file__), "clouds")
 KEYS = {"expect", "expect-none", "expect-note", "scan"}
 
 
 def _cases() -> list[str]:
-    return sorted(os.path.join(FIXTURES, n) for n in os.listdir(FIXTURES))
+    clouds = [os.path.join(CLOUD_FIXTURES, n) for n in os.listdir(CLOUD_FIXTURES)]
+    return sorted(os.path.join(FIXTURES, n) for n in os.listdir(FIXTURES)) + \
+        sorted(p for p in clouds if _files(p))
 
 
 def _files(path: str) -> list[str]:

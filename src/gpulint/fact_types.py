@@ -47,6 +47,8 @@ Facts = TypedDict("Facts", {
     "k8s.name": str,
     "k8s.namespace": str | None,
     "k8s.resource": str | None,
+    "pod.cpu": float | Unknown,
+    "pod.memory_gib": float | Unknown,
     "count": int | Unknown,
     "zones": int,
     "zones.names": list[str],

@@ -20,6 +20,8 @@ OUTPUT_FLOORS = {
     "aws_instances": 75, "aws_prices": 650, "gcp_instances": 24, "gcp_prices": 230,
     "gcp_accelerators": 150, "gcp_accelerator_prices": 880, "gcp_hosts": 25,
     "gcp_host_prices": 720, "azure_instances": 32, "azure_prices": 740,
+    **{f"{c.name}_{table}": floor for c in providers.CLOUDS if c.table
+       for table, floor in zip(("instances", "prices"), c.floors, strict=True)},
 }
 
 # One GPU vocabulary across providers; names not listed are kept as the source wrote them.
@@ -90,10 +92,13 @@ class Known:
 
     def __init__(self, memory: dict[tuple[str, str], float] | None = None,
                  model_memory: dict[str, float] | None = None,
-                 gcp_bundles: dict[str, tuple[str, float]] | None = None) -> None:
+                 gcp_bundles: dict[str, tuple[str, float]] | None = None,
+                 previous: dict[str, Any] | None = None) -> None:
         self.memory = memory or {}
         self.model_memory = model_memory or {}
         self.gcp_bundles = gcp_bundles or {}
+        # The catalog in use (an update keeps a cloud whose table the source does not have).
+        self.previous = previous or {}
 
     @classmethod
     def from_catalog(cls, data: dict[str, Any]) -> Known:
@@ -109,7 +114,7 @@ class Known:
                         raw = reverse.get(note.removeprefix("bundles "))
                         if raw:
                             bundles[name] = (raw, float(rec["count"]))
-        return cls(memory, dict(data.get("gpu_models", {})), bundles)
+        return cls(memory, dict(data.get("gpu_models", {})), bundles, data)
 
     def mem(self, provider: str, name: str, model: str | None) -> float | None:
         found = self.memory.get((provider, name))

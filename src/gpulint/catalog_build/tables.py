@@ -15,10 +15,16 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-# The tables a catalog is derived from, relative to a source base (directory or URL).
-TABLES = ("aws/vms.csv", "gcp/vms.csv", "gcp/accelerators.csv", "azure/vms.csv")
-# gcp/accelerators.csv is optional: SkyPilot's own GCP table lists accelerators in vms.csv.
-OPTIONAL_TABLES = frozenset({"gcp/accelerators.csv"})
+from gpulint import providers
+
+# The tables a catalog is derived from, relative to a source base (directory or URL): the big
+# three's, then each further cloud's own (providers.CLOUDS).
+_OTHER_TABLES = tuple(c.table for c in providers.CLOUDS if c.table)
+TABLES = ("aws/vms.csv", "gcp/vms.csv", "gcp/accelerators.csv", "azure/vms.csv", *_OTHER_TABLES)
+# gcp/accelerators.csv is optional: SkyPilot's own GCP table lists accelerators in vms.csv. The
+# further clouds' tables are optional too: a source without one keeps that cloud's prices from
+# the catalog in use (SkyPilot's has no CoreWeave table).
+OPTIONAL_TABLES = frozenset({"gcp/accelerators.csv", *_OTHER_TABLES})
 
 COLUMNS = ("InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB",
            "GpuInfo", "Price", "SpotPrice", "Region")

@@ -51,7 +51,7 @@ def _record(kind: str, spec: Any, region: str | None) -> dict[str, Any]:
     prices = catalog.price_table(kind, spec.name)
     if region:
         prices = {r: p for r, p in prices.items() if r == region.replace(" ", "").lower()
-                  or r == region}
+                  or r in (region, providers.ANY_REGION)}
     return {
         "provider": spec.provider, "name": spec.name,
         "entry": "gcp accelerator" if kind == "gcp-accelerator" else "instance type",
@@ -103,7 +103,8 @@ def _text(records: list[dict[str, Any]], meta: dict[str, Any], all_regions: bool
             else "/h"
         for p in shown:
             ondemand, spot = p["ondemand_usd_per_hour"], p["spot_usd_per_hour"]
-            lines.append(f"    {p['region']:<24} on-demand {_rate(ondemand, unit)}"
+            where = "every region" if p["region"] == providers.ANY_REGION else p["region"]
+            lines.append(f"    {where:<24} on-demand {_rate(ondemand, unit)}"
                          f"  spot {_rate(spot, unit)}")
     sources = "; ".join(catalog_report.source_label(s)
                         for s in meta.get("sources", []) if isinstance(s, dict))

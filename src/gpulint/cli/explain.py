@@ -100,7 +100,8 @@ def _offer_json(o: offers.Offer, hours: float) -> dict[str, Any]:
             "gpu_model": o.gpu_model, "gpu_count": o.gpu_count,
             "gpu_memory_gib": o.gpu_memory_gib, "total_gpu_memory_gib": o.total_memory_gib,
             "generation": row.status if row else None,
-            "hourly_usd": o.hourly, "monthly_usd": o.monthly(hours)}
+            "hourly_usd": o.hourly, "monthly_usd": o.monthly(hours),
+            **({"note": o.basis} if o.basis else {})}
 
 
 def build(name: str, precision: str | None = None, context: int | None = None,
@@ -195,7 +196,9 @@ def render_text(data: dict[str, Any]) -> str:
         for o in found:
             hw = f"{o['gpu_count']:g}× {o['gpu_model']} ({o['total_gpu_memory_gib']:g} GiB)"
             gen = "  previous generation" if o["generation"] == "previous" else ""
-            lines.append(f"  {provider:<6} {o['instance_type']:<26} {hw:<28} {o['region']:<16} "
+            gen += "  + vCPU and memory requested" if o.get("note") else ""
+            place = "every region" if o["region"] == providers_mod.ANY_REGION else o["region"]
+            lines.append(f"  {provider:<6} {o['instance_type']:<26} {hw:<28} {place:<16} "
                          f"${o['hourly_usd']:>9,.3f}/h  ${o['monthly_usd']:>11,.2f}/month{gen}")
     if data["current_generation_only"]:
         lines.append("  (previous-generation GPUs left out)")
@@ -247,5 +250,6 @@ def explain_model(model: str, precision: str | None, context: int | None,
 
 
 def _has_region(provider: str, region: str) -> bool:
-    return any(region in catalog.regions(provider, spec.name)
+    """Whether the provider prices some instance in the region (or one price everywhere)."""
+    return any({region, providers_mod.ANY_REGION} & set(catalog.regions(provider, spec.name))
                for spec in catalog.instances(provider))

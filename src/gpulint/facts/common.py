@@ -121,6 +121,8 @@ def _family(provider: str, name: str) -> str:
         # Standard_NC24ads_A100_v4 -> standard_nc: the letters name the family.
         m = re.match(r"(?i)(standard_|basic_)?([a-z]+)", name)
         return (m.group(1) or "").lower() + m.group(2).lower() if m else name.lower()
+    if provider == "oci":  # BM.GPU.H100.8, VM.GPU.A10.1, BM.GPU4.8: shapes with GPUs say GPU
+        return "GPU" if ".GPU" in name.upper() else name
     return name.split("-", 1)[0]
 
 

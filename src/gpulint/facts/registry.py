@@ -90,6 +90,10 @@ FACTS: tuple[Fact, ...] = (
     Fact("k8s.namespace", "string", "Kubernetes namespace", "facts", "str | None"),
     Fact("k8s.resource", "string", "the extended resource requested (nvidia.com/gpu…)", "facts",
          "str | None"),
+    Fact("pod.cpu", "number", "vCPUs a pod requests, on clouds that bill them (CoreWeave)",
+         "facts", "float | Unknown"),
+    Fact("pod.memory_gib", "number", "GiB of memory a pod requests, on clouds that bill it "
+         "(CoreWeave)", "facts", "float | Unknown"),
     Fact("count", "integer", "count/for_each of the resource, when it cannot be expanded",
          "facts", "int | Unknown"),
     Fact("zones", "integer", "zones a regional pool is replicated in", "facts", "int"),

@@ -5,8 +5,7 @@ It is parsed once per process. ``gpulint catalog update`` installs newer catalog
 data directory (see catalog_store); the newest valid one that is not older than the bundled
 file is used by default. ``use_catalog_file(path)`` picks a file instead.
 
-Lookups never guess: anything unknown returns None, never 0, so callers can tell
-"free" from "not priceable".
+Lookups never guess: anything unknown returns None, never 0 ("free" is not "not priceable").
 """
 
 from __future__ import annotations
@@ -19,6 +18,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from gpulint.providers import ANY_REGION
 
 __all__ = [
     "Catalog",
@@ -125,7 +126,8 @@ class Catalog:
         if key is None:
             return None
         regions = self._provider(provider).get("prices", {}).get(key, {})
-        return _to_price(regions.get(_region_key(provider, region)))
+        found = regions.get(_region_key(provider, region))  # else the one price everywhere
+        return _to_price(found if found is not None else regions.get(ANY_REGION))
 
 
 def _region_key(provider: str, region: str) -> str:
@@ -357,6 +359,12 @@ def gcp_host_price(machine_type: str, region: str) -> Price | None:
     """USD/h of an n1-* host VM, to combine as host + N x gcp_accelerator_price()."""
     host_prices = _active()._provider("gcp").get("host_prices", {})
     return _to_price(host_prices.get(machine_type, {}).get(region))
+
+
+def components(provider: str) -> dict[str, float]:
+    """USD/h of one vCPU and one GiB ("vcpu", "memory_gib") where a pod pays them (CoreWeave)."""
+    found = _active()._provider(provider).get("components", {})
+    return {k: float(v) for k, v in found.items() if isinstance(v, (int, float))}
 
 
 def gpu_models() -> dict[str, float]:

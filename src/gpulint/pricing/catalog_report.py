@@ -3,8 +3,10 @@ whether it is older than the allowed age."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from gpulint import providers
 from gpulint.pricing import catalog
 
 
@@ -52,15 +54,25 @@ def provider_dates() -> dict[str, str]:
     return dates(list(catalog.metadata().get("sources", [])))
 
 
-def report_info() -> dict[str, Any]:
+def _named(source: dict[str, Any], shown: set[str]) -> bool:
+    from gpulint.pricing.catalog_sources import providers_of
+
+    priced = providers_of(source)
+    return not priced or any(p in shown for p in priced)
+
+
+def report_info(used: Iterable[str] = ()) -> dict[str, Any]:
     """What a report says about its prices: the catalog (kind, file, date), each source with
-    the date of its data, and a note when the catalog is older than the allowed age."""
+    the date of its data, and a note when the catalog is older than the allowed age. The big
+    three's sources are always named; a further cloud's (OCI, the GPU clouds) when the report
+    prices one of its resources (`used`), so other reports keep a short footer."""
     from gpulint.pricing.catalog_store import max_age_days, staleness
 
     meta = catalog.metadata()
-    sources = [s for s in meta.get("sources", []) if isinstance(s, dict)]
+    shown = {c.name for c in providers.CLOUDS if c.table is None} | set(used)
+    sources = [s for s in meta.get("sources", []) if isinstance(s, dict) and _named(s, shown)]
     return {"date": meta.get("snapshot_date"),
-            "dates": provider_dates(),
+            "dates": {p: d for p, d in provider_dates().items() if p in shown},
             "source": _sources_text(sources),
             "version": str(meta.get("schema_version")),
             "origin": meta.get("origin"),

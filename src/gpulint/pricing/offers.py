@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from gpulint.config.overrides import PricingOverrides
 from gpulint.pricing import catalog, shape
 from gpulint.pricing import price as cost
+from gpulint.providers import ANY_REGION
 from gpulint.sizing import estimate as sizing
 from gpulint.sizing import generations
 
@@ -58,6 +59,7 @@ def _hourly(p: catalog.Price | None, provider: str, name: str, capacity: str,
 
 
 _PRICED: dict[tuple[object, ...], tuple[Offer, ...]] = {}
+_PLUS = "GPU-hours; the vCPUs and memory the pod requests are billed on top"
 
 
 def priced(provider: str, region: str | None = None, capacity: str = "on-demand",
@@ -79,8 +81,14 @@ def priced(provider: str, region: str | None = None, capacity: str = "on-demand"
                                    capacity, overrides))]
         if prices:
             hourly, best_region = min(prices)
+            if best_region not in catalog.regions(provider, spec.name):
+                best_region = ANY_REGION  # priced at its one price for every region
             out.append(Offer(provider, spec.name, best_region, spec.gpu_model, spec.gpu_count,
                              spec.gpu_memory_gib, hourly))
+            if catalog.components(provider):  # a GPU class: a pod takes 1, 2, 4 or 8 of it
+                out += [Offer(provider, f"{n}× {spec.name}", best_region, spec.gpu_model, n,
+                              spec.gpu_memory_gib, round(hourly * n, 6), _PLUS)
+                        for n in POD_GPU_COUNTS[1:]]
     _PRICED[key] = tuple(sorted(out, key=lambda o: (o.hourly, o.name)))
     return _PRICED[key]
 

@@ -13,12 +13,14 @@ from dataclasses import replace
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from gpulint import globs
+from gpulint import globs, providers
 from gpulint.config.cost import DEFAULT_HOURS, CostOptions
 from gpulint.config.overrides import PricingOverrides
 from gpulint.fact_types import Resource
 from gpulint.model import Unknown
 from gpulint.pricing import catalog
+from gpulint.pricing.components import pod_price
+from gpulint.pricing.components import where as price_place
 from gpulint.pricing.price_types import HourlyPrice as HourlyPrice
 from gpulint.pricing.price_types import apply_overrides as apply_overrides
 from gpulint.pricing.shape import cheapest_shape, node_shapes, only_cloud, regions_with
@@ -68,7 +70,7 @@ def node_price(provider: str, instance_type: str, region: str, facts: Mapping[st
         return Unknown(f"no {provider} price for {instance_type} in {region}{hint}")
     row = catalog.instance(provider, instance_type)  # the catalog's spelling of the row
     name = row.name if row else instance_type
-    place = region.replace(" ", "").lower() if provider == "azure" else region
+    place = price_place(provider, name, region)
     return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"{provider} {name} {place}"),
                            provider, instance_type, overrides)
 
@@ -133,6 +135,9 @@ def _k8s_price(res: Resource, opts: CostOptions) -> HourlyPrice | Unknown:
     cloud, itype = facts.get("provider.cloud"), facts.get("instance.type")
     if isinstance(cloud, str) and isinstance(itype, str):
         region, how = _k8s_region(res, cloud, opts)
+        billed = providers.get(cloud)
+        if billed is not None and billed.billing != "instance":
+            return pod_price(facts, cloud, itype, region, gpus, what, how, opts.overrides)
         node_gpus = facts.get("node.gpu_count") or 1
         if isinstance(facts.get("node.gpu_shortfall"), str):
             return Unknown(f"not priceable: {facts['node.gpu_shortfall']}")

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from gpulint.pricing import catalog
+from gpulint.providers import ANY_REGION
 
 if TYPE_CHECKING:
     from gpulint.config.clusters import Cluster
@@ -40,6 +41,8 @@ def problem(provider: str, region: str) -> str | None:
     regions = known(provider)
     if not regions or _key(provider, region) in regions:
         return None  # a cloud without prices in this catalog cannot be checked
+    if ANY_REGION in regions:
+        return None  # a cloud with one price everywhere: no region to get wrong
     near = difflib.get_close_matches(_key(provider, region), sorted(regions), n=2, cutoff=0.75)
     hint = f" (did you mean {' or '.join(map(repr, sorted(near)))}?)" if near else ""
     return f"unknown {provider} region {region!r}{hint}"

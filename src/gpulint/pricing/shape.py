@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpulint import providers
 from gpulint.config.overrides import PricingOverrides
 from gpulint.pricing import catalog
+from gpulint.pricing.components import where
 from gpulint.pricing.price_types import HourlyPrice, apply_overrides
 
 # GCP attaches T4/V100/P4/P100 to n1 hosts; the smallest standard host is the cheapest node.
@@ -37,8 +39,8 @@ def _instance_shapes(provider: str, region: str, model: str,
         p = catalog.price(provider, spec.name, region)
         if p is None or p.ondemand is None:
             continue
-        where = region.replace(" ", "").lower() if provider == "azure" else region
-        listed = HourlyPrice(p.ondemand, p.spot, f"{provider} {spec.name} {where}")
+        listed = HourlyPrice(p.ondemand, p.spot, f"{provider} {spec.name} "
+                                                 f"{where(provider, spec.name, region)}")
         out.append(Shape(provider, spec.name, region, spec.gpu_model or model, spec.gpu_count,
                          apply_overrides(listed, provider, spec.name, overrides)))
     return out
@@ -101,9 +103,12 @@ def regions_with(provider: str, model: str, min_gpus: int) -> list[str]:
 
 
 def only_cloud(model: str) -> str | None:
-    """The cloud when only one offers this GPU model (A10G: aws), else None."""
+    """The cloud when only one offers this GPU model (A10G: aws), else None. Only clouds a model
+    alone may put a pod on count (providers.Cloud.assumed_from_gpu)."""
     wanted = model.casefold()
-    clouds = {spec.provider for p in catalog.providers() for spec in catalog.instances(p)
+    assumed = {c.name for c in providers.CLOUDS if c.assumed_from_gpu}
+    clouds = {spec.provider for p in catalog.providers() if p in assumed
+              for spec in catalog.instances(p)
               if (spec.gpu_model or "").casefold() == wanted and spec.gpu_count >= 1}
     if any((a.gpu_model or "").casefold() == wanted and "n1" in (a.note or "")
            for a in catalog.gcp_accelerators()):

@@ -38,6 +38,12 @@ def _count(v: Any) -> Any:
     return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
+def _clouds(found: list[Resource]) -> set[str]:
+    """The clouds a report's resources are priced in."""
+    return {c for r in found for c in (r.facts.get("provider"), r.facts.get("cost.cloud"))
+            if isinstance(c, str)}
+
+
 def _resource(res: Resource) -> dict[str, Any]:
     f = res.facts
     provider = f.get("provider")
@@ -129,7 +135,7 @@ def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) ->
         "tool": {"name": "gpulint", "version": __version__},
         # The configuration file in effect (discovered or --config), None for the defaults.
         "configuration": display(source.path) if (source := result.settings.source) else None,
-        "catalog": {**catalog_report.report_info(),
+        "catalog": {**catalog_report.report_info(_clouds(result.resources)),
                     "pricing_overrides": overrides.origin if overrides else None},
         "hours_per_month": hours,
         "resources": resources,

@@ -37,6 +37,46 @@ class Accelerators:
     slice_memory_gib: float | None = None  # memory of one MIG slice
     mig_profile: str | None = None
     mig_parent: str | None = None  # GPU model implied by the MIG profile, when unique
+    cpu: Any = 0.0  # vCPUs the pod requests (Unknown if unreadable), for per-resource billing
+    memory_gib: Any = 0.0  # GiB of memory the pod requests
+
+
+# Kubernetes quantity suffixes (resource.Quantity): binary and decimal multiples.
+_MEMORY_UNITS = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50,
+                 "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "": 1}
+_QUANTITY_RE = re.compile(r"^([0-9]+(?:\.[0-9]*)?(?:[eE][0-9]+)?)(Ki|Mi|Gi|Ti|Pi|k|K|M|G|T|P|m)?$")
+
+
+def quantity(value: Any, memory: bool) -> float | Unknown:
+    """A CPU quantity in vCPUs ("500m", "2") or a memory quantity in GiB ("64Gi", "1G")."""
+    m = _QUANTITY_RE.match(str(value).strip())
+    unit = (m.group(2) or "") if m else ""
+    if m is None or (not memory and unit not in ("", "m")):
+        return Unknown(f"{'memory' if memory else 'cpu'} quantity {value!r} is not readable")
+    number = float(m.group(1)) / (1000 if unit == "m" else 1)
+    return number * _MEMORY_UNITS.get(unit, 1) / 2**30 if memory else number
+
+
+def _requested(pod: dict[str, Any], key: str) -> float | Unknown:
+    """What the scheduler reserves for `key`: each container's request (its limit when it sets
+    no request), summed, or the largest init container's when that is more."""
+    def one(c: dict[str, Any]) -> float | Unknown:
+        res: dict[str, Any] = c["resources"] if isinstance(c.get("resources"), dict) else {}
+        for section in ("requests", "limits"):
+            values: dict[str, Any] = res[section] if isinstance(res.get(section), dict) else {}
+            if values.get(key) not in (None, ""):
+                return quantity(values[key], key == "memory")
+        return 0.0
+
+    totals = []
+    for group in ("containers", "initContainers"):
+        parts = [one(c) for c in pod.get(group) or [] if isinstance(c, dict)]
+        bad = next((p for p in parts if isinstance(p, Unknown)), None)
+        if bad is not None:
+            return bad
+        nums = [float(p) for p in parts if not isinstance(p, Unknown)]
+        totals.append(sum(nums) if group == "containers" else max(nums, default=0.0))
+    return max(totals)
 
 
 def _quantity(value: Any) -> int | Unknown:
@@ -94,7 +134,14 @@ def _total(pod: dict[str, Any], key: str) -> int | Unknown:
 
 
 def read(pod: dict[str, Any]) -> Accelerators:
-    """The pod's accelerator request; count 0 when it asks for none."""
+    """The pod's accelerator request (count 0 when it asks for none), with its CPU and memory."""
+    found = _read(pod)
+    if found.count:
+        found.cpu, found.memory_gib = _requested(pod, "cpu"), _requested(pod, "memory")
+    return found
+
+
+def _read(pod: dict[str, Any]) -> Accelerators:
     every = [c for key in ("containers", "initContainers")
              for c in (pod[key] if isinstance(pod.get(key), list) else [])
              if isinstance(c, dict)]

@@ -29,6 +29,9 @@ AKS_KARPENTER_GPU_NAME = "karpenter.azure.com/sku-gpu-name"  # AKS node auto-pro
 NVIDIA_PRODUCT = "nvidia.com/gpu.product"
 AZURE_ACCELERATOR = "kubernetes.azure.com/accelerator"
 KARPENTER_CAPACITY = "karpenter.sh/capacity-type"
+# CoreWeave labels its nodes with the GPU class its resource-based pricing bills
+# (gpu.nvidia.com/class=A100_NVLINK_80GB, coreweave/kubernetes-cloud docs "Node Types").
+COREWEAVE_GPU_CLASS = "gpu.nvidia.com/class"
 
 # label → value that puts the pod on spot capacity.
 SPOT_LABELS = {
@@ -138,6 +141,14 @@ def set_hardware(res: Resource, sel: NodeSelection, acc: Accelerators) -> None:
     """instance.type / provider.cloud / gpu.model / gpu.memory_gib / node.gpu_count."""
     labels = sel.labels
     itype = next((labels[k] for k in INSTANCE_TYPE_KEYS if labels.get(k)), None)
+    if not itype and labels.get(COREWEAVE_GPU_CLASS):
+        gpu_class = labels[COREWEAVE_GPU_CLASS]
+        if catalog.instance("coreweave", gpu_class) is None:
+            res.facts["provider.cloud"] = "coreweave"
+            res.set_fact("gpu.model", Unknown(f"{COREWEAVE_GPU_CLASS}={gpu_class!r} is not a "
+                                              "CoreWeave GPU class in the catalog"))
+            return
+        itype = gpu_class
     if itype:
         for provider in providers.NAMES:
             spec = catalog.instance(provider, itype)
@@ -146,6 +157,10 @@ def set_hardware(res: Resource, sel: NodeSelection, acc: Accelerators) -> None:
                                   "node.gpu_count": spec.gpu_count,
                                   "accelerator.kind": spec.accelerator_kind})
                 _set_model(res, spec.gpu_model, acc, spec.gpu_memory_gib)
+                cloud = providers.get(provider)
+                if cloud is not None and cloud.billing != "instance":
+                    res.set_fact("pod.cpu", acc.cpu)  # billed next to the GPU class
+                    res.set_fact("pod.memory_gib", acc.memory_gib)
                 return
         res.set_fact("gpu.model", Unknown(f"instance type {itype!r} is not in the catalog"
                                           + suggest_instance(itype, providers.NAMES)))

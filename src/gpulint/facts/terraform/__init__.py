@@ -1,8 +1,8 @@
 """Terraform resource instances → provider-neutral GPU facts.
 
 One builder per resource type, in one module per cloud (tf_aws, tf_gcp, tf_azure,
-tf_databricks). A builder returns one resource, several (a cluster with node pools, an endpoint
-with variants), or none (a launch template that a node group prices instead).
+tf_databricks, oci, nebius). A builder returns one resource, several (a cluster with node pools,
+an endpoint with variants), or none (a launch template that a node group prices instead).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from gpulint.facts.terraform import aws as tf_aws
 from gpulint.facts.terraform import azure as tf_azure
 from gpulint.facts.terraform import databricks as tf_databricks
 from gpulint.facts.terraform import gcp as tf_gcp
-from gpulint.facts.terraform import gcp_serving, hints, hyperpod
+from gpulint.facts.terraform import gcp_serving, hints, hyperpod, nebius, oci
 from gpulint.model import Unknown
 from gpulint.terraform.views import ResourceInstance
 
@@ -22,7 +22,7 @@ Built = Resource | list[Resource] | None
 
 BUILDERS: dict[str, Callable[[ResourceInstance], Built]] = {
     **tf_aws.BUILDERS, **tf_gcp.BUILDERS, **tf_azure.BUILDERS, **tf_databricks.BUILDERS,
-    **hyperpod.BUILDERS, **gcp_serving.BUILDERS,
+    **hyperpod.BUILDERS, **gcp_serving.BUILDERS, **oci.BUILDERS, **nebius.BUILDERS,
 }
 
 ACCELERATOR_KINDS = {"gpu", "tpu", "inferentia", "trainium", "gaudi", "qualcomm_ai100"}
