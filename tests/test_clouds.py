@@ -163,3 +163,13 @@ def test_a_pod_selecting_a_lambda_instance_type_is_priced(tmp_path: Path) -> Non
     pod = scan.run([str(tmp_path)], []).resources[0].facts
     assert (pod["provider.cloud"], pod["gpu.model"]) == ("lambda", "H100")
     assert pod["cost.hourly"] == pytest.approx(4 / 8 * 31.92)
+
+
+def test_an_oci_gpu_shape_outside_the_catalog_is_reported_not_dropped(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(
+        'resource "oci_core_instance" "next" {\n  shape = "BM.GPU.X900.8"\n}\n'
+        'resource "oci_core_instance" "cpu" {\n  shape = "VM.Standard.E5.Flex"\n}\n')
+    found = scan.run([str(tmp_path)], []).resources
+    assert [r.address for r in found] == ["oci_core_instance.next"]  # the CPU shape is not
+    reason = found[0].facts["gpu.count"]
+    assert isinstance(reason, Unknown) and "not in the oci catalog" in reason.reason

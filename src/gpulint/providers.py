@@ -37,6 +37,10 @@ class Cloud:
     # Row floors of its derived catalog (instances, price rows): a truncated table must not
     # shrink the catalog silently.
     floors: tuple[int, int] = (0, 0)
+    # What GPU machine names contain when the family rule (the name up to its first "-") does
+    # not tell them apart (OCI: BM.GPU.H100.8, VM.GPU3.1), so an unknown GPU shape is
+    # reported as not in the catalog rather than taken for a CPU machine.
+    gpu_marker: str | None = None
 
     def instance_name(self, name: str) -> str:
         """The form instance names are compared in."""
@@ -50,7 +54,8 @@ CLOUDS: tuple[Cloud, ...] = (
     Cloud("azure", "azurerm_", ("azurerm",), case_insensitive_names=True,
           default_region="eastus"),
     Cloud("oci", "oci_", ("oci",), case_insensitive_names=False, default_region="any",
-          table="oci/vms.csv", regional_prices=False, assumed_from_gpu=False, floors=(15, 15)),
+          table="oci/vms.csv", regional_prices=False, assumed_from_gpu=False, floors=(15, 15),
+          gpu_marker=".GPU"),
     Cloud("coreweave", "coreweave_", ("coreweave",), case_insensitive_names=False,
           default_region="any", table="coreweave/vms.csv", regional_prices=False,
           billing="gpu+cpu+memory", assumed_from_gpu=False, floors=(10, 10)),

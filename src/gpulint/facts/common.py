@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from gpulint import providers
 from gpulint.fact_types import Resource
 from gpulint.model import WORKLOADS, Unknown
 from gpulint.pricing import catalog
@@ -121,8 +122,9 @@ def _family(provider: str, name: str) -> str:
         # Standard_NC24ads_A100_v4 -> standard_nc: the letters name the family.
         m = re.match(r"(?i)(standard_|basic_)?([a-z]+)", name)
         return (m.group(1) or "").lower() + m.group(2).lower() if m else name.lower()
-    if provider == "oci":  # BM.GPU.H100.8, VM.GPU.A10.1, BM.GPU4.8: shapes with GPUs say GPU
-        return "GPU" if ".GPU" in name.upper() else name
+    marker = (cloud := providers.get(provider)) and cloud.gpu_marker
+    if marker:  # one family of every name that says GPU (OCI's BM.GPU.H100.8, VM.GPU3.1)
+        return marker if marker in name.upper() else name
     return name.split("-", 1)[0]
 
 
