@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpulint.fact_types import Resource
 from gpulint.facts.common import clean_tags, set_instance
 from gpulint.facts.terraform.common import base, capacity, fixed_count, node_pool, scaling, shutdown
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 from gpulint.terraform.views import ResourceInstance
 
 _TAINT_EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute",

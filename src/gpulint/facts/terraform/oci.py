@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpulint.fact_types import Resource
 from gpulint.facts.common import clean_tags, set_instance
 from gpulint.facts.terraform.common import (
     EMPTY,
@@ -23,7 +24,7 @@ from gpulint.facts.terraform.common import (
     referenced,
     shutdown,
 )
-from gpulint.model import Resource, Unknown
+from gpulint.model import Unknown
 from gpulint.terraform.views import ResourceInstance
 
 _CONFIG = "oci_core_instance_configuration"
