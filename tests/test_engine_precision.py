@@ -81,8 +81,11 @@ def test_unknown_engine_or_spelling_is_passed_on_unchanged() -> None:
     # vLLM --kv-cache-dtype {auto,fp8,fp8_e4m3,fp8_e5m2,fp8_inc}; SGLang {auto,fp8_e5m2,fp8_e4m3}
     ("auto", None), ("fp8", 1), ("fp8_e4m3", 1), ("fp8_e5m2", 1), ("fp8_inc", 1),
     ("bfloat16", 2), (None, None),
+    # TGI --kv-cache-dtype {fp8_e4m3fn, fp8_e5m2} (text-generation-launcher reference); SGLang
+    # fp4_e2m1 and vLLM nvfp4 store four bits a value.
+    ("fp8_e4m3fn", 1), ("fp4_e2m1", 0.5), ("nvfp4", 0.5),
 ])
-def test_kv_cache_dtype(value: str | None, expected: int | None) -> None:
+def test_kv_cache_dtype(value: str | None, expected: float | None) -> None:
     assert kv_cache_bytes(value) == expected
 
 
@@ -97,3 +100,22 @@ def test_vllm_kv_cache_dtype_is_declared() -> None:
     decl = from_command(["vllm", "serve", "meta-llama/Llama-3.1-70B-Instruct",
                          "--kv-cache-dtype", "fp8"], {}, "container")
     assert decl is not None and decl.kv_cache_bytes == 1 and decl.precision is None
+
+
+def test_tgi_memory_flags_are_read_from_its_environment() -> None:
+    # text-generation-launcher reads CUDA_MEMORY_FRACTION, MAX_CONCURRENT_REQUESTS and
+    # KV_CACHE_DTYPE from the environment (its launcher reference lists each env name).
+    env = {"MODEL_ID": "meta-llama/Llama-3.1-8B-Instruct", "CUDA_MEMORY_FRACTION": "0.8",
+           "MAX_CONCURRENT_REQUESTS": "32", "KV_CACHE_DTYPE": "fp8_e5m2"}
+    decl = from_command(["text-generation-launcher"], env, "container")
+    assert decl is not None
+    assert (decl.gpu_memory_utilization, decl.max_seqs, decl.kv_cache_bytes) == (0.8, 32, 1)
+    # The same names mean nothing to another engine.
+    other = from_command(["vllm", "serve", "meta-llama/Llama-3.1-8B-Instruct"], env, "c")
+    assert other is not None and (other.gpu_memory_utilization, other.max_seqs) == (None, None)
+
+
+def test_engine_sequence_caps_are_read() -> None:
+    for flag in ("--max-num-seqs", "--max-running-requests", "--max-concurrent-requests"):
+        decl = from_command(["vllm", "serve", "m/x-8b", flag, "16"], {}, "c")
+        assert decl is not None and decl.max_seqs == 16

@@ -173,3 +173,28 @@ def test_deepseek_r1_default_is_its_published_fp8() -> None:
     code, out, _ = run("deepseek-ai/DeepSeek-R1", "--provider", "aws")
     assert code == 0
     assert "DeepSeek-R1, fp8," in out and "precision fp8: the published weights" in out
+
+
+def test_each_inference_option_says_how_many_sequences_of_the_context_it_holds() -> None:
+    from gpulint.sizing.estimate import (
+        ACTIVATION_FRACTION,
+        CUDA_CONTEXT_GIB,
+    )
+    code, out, _ = run("meta-llama/Llama-3.1-8B-Instruct", "--context", "131072",
+                       "--concurrency", "1", "--top", "10", "--provider", "aws",
+                       "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    # Llama-3.1-8B config.json: 32 layers, 8 KV heads of 128 → 128 KiB a token in 16 bits, 16 GiB
+    # a 131072-token sequence; 8.03B parameters (model page) → 14.96 GiB of bf16 weights.
+    weights, kv = 8.03e9 * 2 / 2**30, 2 * 32 * 8 * 128 * 2 * 131072 / 2**30
+    other = weights * (1 + ACTIVATION_FRACTION) + CUDA_CONTEXT_GIB
+    singles = [o for o in data["options"]["aws"] if o["gpu_count"] == 1]
+    assert singles
+    for o in singles:
+        assert o["max_concurrency"] == int((o["gpu_memory_gib"] * 0.9 - other) // kv)
+    text = run("meta-llama/Llama-3.1-8B-Instruct", "--provider", "aws")[1]
+    assert " seqs" in text and "seqs: sequences of 8192 tokens" in text
+    training = json.loads(run("meta-llama/Llama-3.1-8B-Instruct", "--purpose", "lora",
+                              "--provider", "aws", "--format", "json")[1])
+    assert all("max_concurrency" not in o for o in training["options"]["aws"])

@@ -80,6 +80,8 @@ Facts = TypedDict("Facts", {
     "model.estimate": str,
     "model.fits": bool | Unknown,
     "model.tensor_parallel": int,
+    "model.max_concurrency": int,
+    "explain.max_concurrency": str,
     "sizing.utilization": float,
     "sizing.alternative": str | Unknown | None,
     "sizing.saving_fraction": float | Unknown,

@@ -16,6 +16,7 @@ from gpulint.pricing import catalog, offers
 from gpulint.sizing import estimate as sizing
 from gpulint.sizing import generations
 from gpulint.sizing import model_catalog as models
+from gpulint.sizing.engine_memory import max_concurrency
 from gpulint.sizing.precision import normalize_precision
 
 PROVIDERS = providers_mod.NAMES
@@ -94,14 +95,28 @@ def _offers(est: sizing.Estimate, provider: str, region: str | None, headroom: f
     return list(best.values())[:top]
 
 
-def _offer_json(o: offers.Offer, hours: float) -> dict[str, Any]:
+def _offer_json(o: offers.Offer, hours: float, one: sizing.Estimate | None = None,
+                headroom: float = DEFAULT_HEADROOM, tensor_parallel: int | None = None
+                ) -> dict[str, Any]:
     row = generations.lookup(o.gpu_model)
-    return {"provider": o.provider, "instance_type": o.name, "region": o.region,
-            "gpu_model": o.gpu_model, "gpu_count": o.gpu_count,
-            "gpu_memory_gib": o.gpu_memory_gib, "total_gpu_memory_gib": o.total_memory_gib,
-            "generation": row.status if row else None,
-            "hourly_usd": o.hourly, "monthly_usd": o.monthly(hours),
-            **({"note": o.basis} if o.basis else {})}
+    out = {"provider": o.provider, "instance_type": o.name, "region": o.region,
+           "gpu_model": o.gpu_model, "gpu_count": o.gpu_count,
+           "gpu_memory_gib": o.gpu_memory_gib, "total_gpu_memory_gib": o.total_memory_gib,
+           "generation": row.status if row else None,
+           "hourly_usd": o.hourly, "monthly_usd": o.monthly(hours),
+           **({"note": o.basis} if o.basis else {})}
+    if one is not None:
+        out["max_concurrency"] = _concurrency(one, o.gpu_memory_gib,
+                                              tensor_parallel or int(o.gpu_count), headroom)
+    return out
+
+
+def _concurrency(one: sizing.Estimate, gpu_gib: float, gpus: int, headroom: float) -> int:
+    """Sequences of the estimate's context whose KV cache fits each GPU's share after the
+    weights, activations and runtime of the one-sequence estimate (no engine cap)."""
+    n = max(1, gpus)
+    kv = one.components["kv_cache"] / min(n, one.shard_limit.get("kv_cache", n))
+    return max_concurrency(gpu_gib * headroom, one.per_gpu_gib(n) - kv, kv, None)
 
 
 def build(name: str, precision: str | None = None, context: int | None = None,
@@ -129,7 +144,11 @@ def build(name: str, precision: str | None = None, context: int | None = None,
         est = sizing.estimate_training(info, "full" if purpose == "training" else purpose,
                                        precision, seq_len=context, micro_batch=concurrency)
     given = {"precision": precision, "context": context, "concurrency": concurrency}
-    per_provider = {p: [_offer_json(o, hours) for o in
+    # Inference with a KV cache: how many sequences of the context each option holds.
+    one = sizing.estimate_inference(info, precision, context, 1,
+                                    tensor_parallel=tensor_parallel or 1) \
+        if purpose == "inference" and est.inputs.get("kv_cache") else None
+    per_provider = {p: [_offer_json(o, hours, one, headroom, tensor_parallel) for o in
                         _offers(est, p, region, headroom, tensor_parallel, current_only, top)]
                     for p in providers}
     return {
@@ -198,10 +217,17 @@ def render_text(data: dict[str, Any]) -> str:
             gen = "  previous generation" if o["generation"] == "previous" else ""
             gen += "  + vCPU and memory requested" if o.get("note") else ""
             place = "every region" if o["region"] == providers_mod.ANY_REGION else o["region"]
+            seqs = f"  {o['max_concurrency']:>5} seqs" if "max_concurrency" in o else ""
             lines.append(f"  {provider:<6} {o['instance_type']:<26} {hw:<28} {place:<16} "
-                         f"${o['hourly_usd']:>9,.3f}/h  ${o['monthly_usd']:>11,.2f}/month{gen}")
+                         f"${o['hourly_usd']:>9,.3f}/h  ${o['monthly_usd']:>11,.2f}/month"
+                         f"{seqs}{gen}")
     if data["current_generation_only"]:
         lines.append("  (previous-generation GPUs left out)")
+    if any("max_concurrency" in o for found in data["options"].values() for o in found):
+        ctx = e["inputs"]["context_tokens"]
+        lines.append(f"  seqs: sequences of {ctx} tokens whose KV cache fits in "
+                     f"{data['headroom']:.0%} of each GPU's memory after the weights (before "
+                     "an engine's own cap, such as vLLM's --max-num-seqs)")
     lines.append(f"Prices: list prices as of {data['prices_as_of']}, USD.")
     return "\n".join(lines) + "\n"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from gpulint.derive import serving
 from gpulint.derive.alternative import (
     Context,
     capacity,
@@ -33,6 +34,8 @@ from gpulint.sizing.precision import normalize_precision
 
 _TRAINING_METHODS = {"training": "full", "full": "full", "fine-tune": "full", "lora": "lora",
                      "qlora": "qlora"}
+# Bytes per KV value (--kv-cache-dtype) → the precision the estimate sizes the KV cache at.
+_KV_DTYPES = {1: "fp8", 0.5: "nvfp4"}
 _FACTS = ("model.fits", "sizing.alternative", "sizing.saving_fraction")
 
 
@@ -96,9 +99,12 @@ def _estimates(res: Resource, decl: ModelDecl, info: models.ModelInfo, precision
         return sizing.estimate_inference(
             *args, concurrency=concurrency, tensor_parallel=decl.gpus_per_replica,
             gpu_memory_utilization=decl.gpu_memory_utilization,
-            kv_cache_dtype="fp8" if decl.kv_cache_bytes == 1 else None)
+            kv_cache_dtype=_KV_DTYPES.get(decl.kv_cache_bytes or 0))
 
-    return estimate(1), estimate(opts.sizing.concurrency)
+    typical = opts.sizing.concurrency
+    if decl.max_seqs and typical:  # the engine never decodes more at once than its cap
+        typical = min(typical, decl.max_seqs)
+    return estimate(1), estimate(typical)
 
 
 def _model(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | None:
@@ -145,7 +151,7 @@ def _model(res: Resource, decl: ModelDecl, opts: Context) -> sizing.Estimate | N
         return est
     usable = min(count, decl.gpus_per_replica) if decl.parallel_declared else count
     f["gpu.total_memory_gib"] = round(mem * count, 1)
-    fits = _fit(res, minimum, info, mem, count, usable, opts)
+    fits = _fit(res, minimum, info, decl, mem, count, usable, opts)
     if fits is None:
         return est
     f["sizing.utilization"] = round(est.total_gib / (mem * count), 3)
@@ -180,17 +186,19 @@ def _gpus_unknown(res: Resource, mem: object, count: object) -> None:
     set_unknown(res, _FACTS, f"{name} unknown: {why}")
 
 
-def _fit(res: Resource, minimum: sizing.Estimate, info: models.ModelInfo, mem: float,
-         count: float, usable: float, opts: Context) -> bool | None:
+def _fit(res: Resource, minimum: sizing.Estimate, info: models.ModelInfo, decl: ModelDecl,
+         mem: float, count: float, usable: float, opts: Context) -> bool | None:
     """Set model.fits. "Does not fit" is said only when the estimate rests on catalog figures
-    and exceeds the usable memory by more than the sizing.fit_margin; a closer call, or a size
-    read from the name alone, is "could not evaluate". None when unknown."""
+    and declared (or engine-default) values, and exceeds the usable memory by more than the
+    sizing.fit_margin; a closer call, or a size read from the name alone, is "could not
+    evaluate". None when unknown."""
     f = res.facts
-    share = minimum.inputs.get("gpu_memory_utilization") or opts.sizing.fit_headroom
-    n = max(1, math.floor(usable))
-    need = minimum.per_gpu_gib(n)
-    room = mem * usable * share if usable < 1 else mem * share
+    r = serving.room(minimum, decl, mem, usable, f.get("gpu.model"), opts.sizing.fit_headroom)
+    serving.report(res, minimum, decl, r)
+    share, room, n = r.share, r.room, max(1, math.floor(usable))
+    need = r.need if r.kv_binding else r.need - r.kv
     if need <= room:
+        # An undeclared context the engine fits to the memory left cannot stop it starting.
         f["model.fits"] = True
         return True
     if info.estimated:
@@ -205,12 +213,16 @@ def _fit(res: Resource, minimum: sizing.Estimate, info: models.ModelInfo, mem: f
         f["model.fits"] = False
         # Need and room in the same terms (per GPU, after headroom), so the message can never
         # state a need smaller than what it says is given.
-        if n > 1:
-            f["model.minimum"] = f"{need:.1f} GiB on each of {n:g} GPUs ({minimum.describe()})"
+        if n > 1 or not r.kv_binding:
+            what = minimum.describe() if r.kv_binding \
+                else "weights and runtime, before any KV cache"
+            f["model.minimum"] = f"{need:.1f} GiB on each of {n:g} GPUs ({what})" if n > 1 \
+                else f"{need:.1f} GiB ({what})"
         gpus = f"{count:g}× {f.get('gpu.model')}"
         where = (f"{'each of ' if n > 1 else ''}the {n:g} of {gpus} that tensor parallelism "
                  f"{n:g} uses") if usable < count else f"{'each of ' if n > 1 else ''}{gpus}"
-        f["explain.provided"] = f"{room:.1f} GiB usable on {where} ({share:.0%} of {mem:g} GiB)"
+        basis = r.basis or f"{share:.0%}"
+        f["explain.provided"] = f"{room:.1f} GiB usable on {where} ({basis} of {mem:g} GiB)"
         return False
     set_unknown(res, ("model.fits", *_FACTS[1:]), why)
     return None

@@ -43,7 +43,12 @@ _PP_FLAGS = ("--pipeline-parallel-size", "-pp", "--pp-size")
 _DP_FLAGS = ("--data-parallel-size", "-dp", "--dp-size")
 _CONTEXT_FLAGS = ("--max-model-len", "--max-total-tokens", "--context-length", "--ctx-size", "-c",
                   "--max-seq-len")
-_UTIL_FLAGS = ("--gpu-memory-utilization", "--mem-fraction-static")
+# Share of GPU memory the engine may take (vLLM, SGLang, TGI) and its cap on sequences decoded
+# at once; TGI reads each from the environment too (sizing/engine_memory.py cites the docs).
+_UTIL_FLAGS = ("--gpu-memory-utilization", "--mem-fraction-static", "--cuda-memory-fraction")
+_SEQS_FLAGS = ("--max-num-seqs", "--max-running-requests", "--max-concurrent-requests")
+_TGI_ENV = {"util": "CUDA_MEMORY_FRACTION", "seqs": "MAX_CONCURRENT_REQUESTS",
+            "kv": "KV_CACHE_DTYPE"}
 # A dotted Python module name (`axolotl.cli.train`), which `-m` runs, unlike a model name.
 _PY_MODULE = re.compile(r"[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+")
 _SHELLS = ("sh", "bash", "dash", "zsh", "ash")
@@ -70,13 +75,14 @@ class ModelDecl:
     gpu_memory_utilization: float | None = None
     purpose: str | None = None
     server: str | None = None  # serving engine seen in the command or the image
-    kv_cache_bytes: int | None = None  # --kv-cache-dtype: 1 for fp8, None for the model dtype
+    kv_cache_bytes: float | None = None  # --kv-cache-dtype: 1 for fp8, None for the model dtype
     sharded: str | None = None  # fine-tuning state sharded over the group: "fsdp" | "zero3"
     pipeline_parallel: int | None = None
     data_parallel: int | None = None
     parallel_unknown: str | None = None  # why a declared parallelism could not be read
     four_bit: bool = False  # fine-tuning asks for a 4-bit loader (QLoRA is not ruled out)
     nodes: int | None = None  # hosts a training launcher spreads one model over
+    max_seqs: int | None = None  # --max-num-seqs / --max-running-requests / TGI's limit
 
     @property
     def parallel_declared(self) -> bool:
@@ -249,13 +255,17 @@ def from_command(command: list[str], env: dict[str, str], what: str,
         # TGI reads its flags from the environment too; QUANTIZE decides the weights over DTYPE.
         precision = env.get("QUANTIZE") or env.get("DTYPE") or None
     precision = engine_precision(server, precision)
-    kv_dtype = flags.get("--kv-cache-dtype")
+    tgi = server == "text-generation-launcher"
+    kv_dtype = flags.get("--kv-cache-dtype") or (env.get(_TGI_ENV["kv"]) if tgi else None)
     training = training_args.read(tokens, flags)
     if training.read_from:
         source += f"; {training.method or 'sharding'} from " + ", ".join(training.read_from)
     if training.nodes_from and (training.nodes or 0) > 1:
         source += f"; {training.nodes} hosts from {training.nodes_from}"
-    util = next((flags[f] for f in _UTIL_FLAGS if flags.get(f)), None)
+    util = next((flags[f] for f in _UTIL_FLAGS if flags.get(f)), None) \
+        or (env.get(_TGI_ENV["util"]) if tgi else None)
+    seqs = next((flags[f] for f in _SEQS_FLAGS if flags.get(f)), None) \
+        or (env.get(_TGI_ENV["seqs"]) if tgi else None)
     try:
         util_f = float(util) if util else None
     except ValueError:
@@ -271,5 +281,5 @@ def from_command(command: list[str], env: dict[str, str], what: str,
         data_parallel=_int(next((flags[f] for f in _DP_FLAGS if flags.get(f)), None)),
         kv_cache_bytes=kv_cache_bytes(kv_dtype),
         purpose=training.method, sharded=training.sharded, four_bit=training.four_bit,
-        nodes=training.nodes,
+        nodes=training.nodes, max_seqs=_int(seqs),
     )

@@ -141,6 +141,11 @@ FACTS: tuple[Fact, ...] = (
     Fact("model.fits", "boolean", "the minimum fits the GPUs the server uses (sizing."
          "fit_headroom)", "derive.fit", "bool | Unknown"),
     Fact("model.tensor_parallel", "integer", "declared tensor parallelism", "derive.fit", "int"),
+    Fact("model.max_concurrency", "integer", "sequences of the context the KV cache the engine "
+         "leaves after weights holds at once, capped by its sequence limit (declared or "
+         "documented default)", "derive.fit", "int"),
+    Fact("explain.max_concurrency", "text", "model.max_concurrency with the context, KV cache "
+         "per GPU and the engine settings it rests on", "derive.fit", "str"),
     Fact("sizing.utilization", "number", "typical-load estimate / GPU memory given",
          "derive.fit", "float"),
     Fact("sizing.alternative", "string", "the cheapest current-generation offer that holds the "

@@ -56,6 +56,7 @@ def _resource(res: Resource) -> dict[str, Any]:
                  "required_gib": _num(f.get("model.required_gib")),
                  "estimate": _known(f.get("model.estimate")),
                  "fits": _known(f.get("model.fits")),
+                 "max_concurrency": _num(f.get("model.max_concurrency")),
                  "estimated": bool(f.get("model.estimated")) if "model.estimated" in f else None,
                  "source": decl.source}
     count = _known(f.get("cost.count"))

@@ -41,8 +41,11 @@ ENGINE_SPELLINGS: dict[str, dict[str, str]] = {
     "vllm": _VLLM_FAMILY,
     "sglang": _VLLM_FAMILY,
 }
-# --kv-cache-dtype values that store the KV cache in one byte per value.
-FP8_KV_DTYPES = frozenset({"fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc"})
+# --kv-cache-dtype values that store the KV cache in one byte per value (vLLM, SGLang, and TGI's
+# fp8_e4m3fn / fp8_e5m2), and in four bits (SGLang's fp4_e2m1, vLLM's nvfp4).
+FP8_KV_DTYPES = frozenset({"fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_e4m3fn",
+                           "fp8_ds_mla", "fp8_per_token_head", "int8_per_token_head"})
+FP4_KV_DTYPES = frozenset({"fp4_e2m1", "nvfp4", "nvfp4_4over6", "nvfp4_ds_mla"})
 # Values that mean "the model's own": nothing is declared.
 _AUTO = frozenset({"", "auto", "none", "default"})
 
@@ -62,13 +65,15 @@ def engine_precision(server: str | None, value: str | None) -> str | None:
     return table.get(key, value)
 
 
-def kv_cache_bytes(value: str | None) -> int | None:
+def kv_cache_bytes(value: str | None) -> float | None:
     """Bytes per KV value for a --kv-cache-dtype, or None for the model dtype (auto)."""
     if value is None or value.strip().lower() in _AUTO:
         return None
     key = value.strip().lower()
     if key in FP8_KV_DTYPES:
         return 1
-    if key in {"bfloat16", "float16", "half"}:
+    if key in FP4_KV_DTYPES:
+        return 0.5
+    if key in {"bfloat16", "float16", "half", "bf16", "fp16"}:
         return 2
     return None

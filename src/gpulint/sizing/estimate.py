@@ -249,7 +249,7 @@ def estimate_inference(model: ModelInfo, precision: str | None = None,
     weights = model.params_total * bits_per_param(prec) / 8
 
     kv_prec = normalize_precision(kv_cache_dtype)
-    kv_bytes = (bits_per_param(kv_prec) / 8 if kv_prec in ("fp8", "int8", "fp32")
+    kv_bytes = (bits_per_param(kv_prec) / 8 if kv_prec in ("fp8", "int8", "fp32", "nvfp4")
                 else KV_DEFAULT_BYTES)
     per_layer, layers, kv_limit = kv_bytes_per_token(model, kv_bytes, notes)
     generative = per_layer > 0
