@@ -51,6 +51,9 @@ SLIDING_GLOBAL_EVERY = {
     "gpt-oss": 2,     # README: alternates window-128 and full layers
     "gemma3": 6,      # Gemma 3 technical report: 5 local layers per global layer
     "llama4": 4,      # MaxText llama4 configs: chunked attention, every 4th layer global
+    # Qwen3-Next: every 4th layer full attention, the rest Gated DeltaNet with a fixed-size state
+    # (recorded as a window of 1 token; MaxText qwen3-next-80b-a3b.yml).
+    "qwen3-next": 4,
 }
 
 # Release precision stated in the notes (the weights as published).
@@ -65,6 +68,36 @@ _RELEASE_PRECISION = [
 # Variants people deploy that have the same weights shape as a catalog row (same architecture and
 # parameter count): sizing them as generic "7B" models from their names undersizes them.
 EXTRA_ALIASES: dict[str, tuple[tuple[str, ...], str]] = {
+    "Qwen/Qwen3-30B-A3B": (
+        ("Qwen/Qwen3-30B-A3B-Instruct-2507", "Qwen/Qwen3-30B-A3B-Thinking-2507",
+         "qwen3-30b-a3b-instruct-2507", "qwen3-30b-a3b-thinking-2507"),
+        "https://huggingface.co/Qwen/Qwen3-30B-A3B-Instruct-2507 model card, read 2026-11-27: "
+        "the updated Qwen3-30B-A3B, 30.5B in total and 3.3B activated, 48 layers, 32 Q / 4 KV "
+        "heads, 128 experts with 8 activated, like Qwen3-30B-A3B; only the context differs "
+        "(262,144 natively)",
+    ),
+    "Qwen/Qwen3-235B-A22B": (
+        ("Qwen/Qwen3-235B-A22B-Instruct-2507", "Qwen/Qwen3-235B-A22B-Thinking-2507",
+         "qwen3-235b-a22b-instruct-2507", "qwen3-235b-a22b-thinking-2507"),
+        "https://huggingface.co/collections/Qwen/qwen3, read 2026-11-27: the 2507 Instruct and "
+        "Thinking updates of Qwen3-235B-A22B are listed at 235B, as the 30B-A3B-2507 card "
+        "describes its own update (same layers, heads and experts, 262,144-token context)",
+    ),
+    "Qwen/Qwen3-4B": (
+        ("Qwen/Qwen3-4B-Instruct-2507", "Qwen/Qwen3-4B-Thinking-2507", "qwen3-4b-instruct-2507",
+         "qwen3-4b-thinking-2507"),
+        "AI-Hypercomputer/maxtext src/MaxText/configs/models/qwen3-4b-thinking-2507.yml "
+        "@48445cf00e73064e87886539714a8ba1794ee019: 36 layers, emb 2560, 32 Q / 8 KV heads of 128, "
+        "MLP 9728, vocab 151936, tied embeddings, the shapes of Qwen3-4B",
+    ),
+    "google/gemma-2b": (
+        ("google/gemma-1.1-2b-it", "gemma-1.1-2b-it", "google/codegemma-2b", "codegemma-2b",
+         "google/codegemma-1.1-2b", "codegemma-1.1-2b", "codegemma:2b"),
+        "keras-team/keras-hub keras_hub/src/models/gemma/gemma_presets.py "
+        "@02aeee5f130da8ff3daf6efd2d0dce9914223d2b: gemma_1.1_instruct_2b_en, code_gemma_2b_en "
+        "and code_gemma_1.1_2b_en all have 2,506,172,416 parameters and 18 layers, like "
+        "gemma_2b_en",
+    ),
     "google/gemma-7b": (
         ("google/gemma-1.1-7b-it", "gemma-1.1-7b-it", "google/codegemma-7b", "codegemma-7b",
          "google/codegemma-7b-it", "codegemma-7b-it", "google/codegemma-1.1-7b-it",

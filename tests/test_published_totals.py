@@ -19,6 +19,7 @@ L31 = "meta-llama/llama-models models/llama3_1/MODEL_CARD.md (2024-07-23): 8B, 7
 L32V = ("meta-llama/llama-models models/llama3_2/MODEL_CARD_VISION.md @33261ec "
         "(11B (10.6), 90B (88.8))")
 L4 = "meta-llama/llama-models models/llama4/MODEL_CARD.md @038acb9 (109B / 400B total)"
+L32 = "meta-llama/llama-models models/llama3_2/MODEL_CARD.md @4a9ff6a: 1B (1.23B), 3B (3.21B)"
 Q25 = "Qwen2.5 model cards, https://huggingface.co/Qwen (2024-09-19): Number of Parameters"
 Q3 = "Qwen3 model cards, https://huggingface.co/Qwen (2025-04-29): Number of Parameters"
 G2 = "Gemma 2 report, https://arxiv.org/abs/2408.00118 (2024-07-31): 2.6B, 9B, 27B"
@@ -95,6 +96,31 @@ PUBLISHED: list[tuple[str, float, str]] = [
      "StarCoder2 paper, https://arxiv.org/abs/2402.19173 (2024-02-29): 7B"),
     ("allenai/OLMo-2-1124-7B", 7e9,
      "OLMo 2 paper, https://arxiv.org/abs/2501.00656 (2024-12-31): 7B"),
+    # Added with the second catalog pass (sources read 2026-11-27 unless dated).
+    ("meta-llama/Llama-3.2-1B-Instruct", 1.23e9, L32),
+    ("meta-llama/Llama-3.2-3B-Instruct", 3.21e9, L32),
+    ("google/gemma-1.1-2b-it", 2.506e9,
+     "keras-team/keras-hub gemma_presets.py @02aeee5 (gemma_1.1_instruct_2b_en: 2,506,172,416)"),
+    ("Qwen/Qwen3-30B-A3B-Instruct-2507", 30.5e9,
+     "https://huggingface.co/Qwen/Qwen3-30B-A3B-Instruct-2507: 30.5B in total, 3.3B activated"),
+    ("Qwen/Qwen3-235B-A22B-Thinking-2507", 235e9,
+     "https://huggingface.co/collections/Qwen/qwen3: Qwen3-235B-A22B-Thinking-2507, 235B"),
+    ("Qwen/Qwen3-Next-80B-A3B-Instruct", 80e9,
+     "https://huggingface.co/docs/transformers/model_doc/qwen3_next: 80B total, 3B active"),
+    ("mistralai/Mistral-Nemo-Instruct-2407", 12e9,
+     "https://scaleway.com/en/docs/managed-inference/reference-content/mistral-nemo-instruct-2407 "
+     "(2024-08-20): Mistral Nemo, 12B parameters, built by Mistral with NVIDIA"),
+    ("mistralai/Mistral-Small-24B-Instruct-2501", 24e9,
+     "https://huggingface.co/mistralai/Mistral-Small-24B-Base-2501: 24B parameters"),
+    ("mistralai/Mistral-Small-3.1-24B-Instruct-2503", 24e9,
+     "https://huggingface.co/mistralai/Mistral-Small-3.1-24B-Base-2503: 24 billion parameters"),
+    ("mistralai/Mistral-Large-Instruct-2411", 123e9,
+     "https://huggingface.co/mistralai/Mistral-Large-Instruct-2411 card (quoted in its int8 "
+     "quantization's card): a dense LLM of 123B parameters"),
+    ("zai-org/GLM-4.6", 355e9, "zai-org/GLM-4.5 README.md @170f20b (GLM-4.6: 355B-A32B)"),
+    ("zai-org/GLM-4.7", 355e9, "zai-org/GLM-4.5 README.md @170f20b (GLM-4.7: 355B-A32B)"),
+    ("tiiuae/Falcon3-7B-Instruct", 7e9, "https://huggingface.co/tiiuae/Falcon3-7B-Base @528ca22"),
+    ("tiiuae/Falcon3-10B-Instruct", 10e9, "https://huggingface.co/tiiuae/Falcon3-10B-Base card"),
 ]
 
 
