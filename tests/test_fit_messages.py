@@ -31,7 +31,7 @@ def _gpu_resource(mem: float, count: float) -> Resource:
 
 def _need_and_given(res: Resource) -> tuple[float, float]:
     minimum, provided = res.facts["model.minimum"], res.facts["explain.provided"]
-    each = re.search(r"([\d.]+) GiB on each", minimum)
+    each = re.search(r"([\d.]+) GiB on each", minimum) or re.match(r"([\d.]+) GiB \(", minimum)
     need = float(each.group(1)) if each else float(re.search(r": ([\d.]+) GiB", minimum).group(1))
     return need, float(re.match(r"([\d.]+) GiB usable", provided).group(1))
 
@@ -39,13 +39,14 @@ def _need_and_given(res: Resource) -> tuple[float, float]:
 @settings(max_examples=150, deadline=None)
 @given(model=st.sampled_from(MODELS), precision=st.sampled_from(PRECISIONS),
        mem=st.sampled_from(MEMORY), count=st.sampled_from([0.5, 1, 2, 4, 8]),
-       tp=st.sampled_from([None, 1, 2, 4, 8]), context=st.sampled_from([None, 2048, 32768]))
+       tp=st.sampled_from([None, 1, 2, 4, 8]), context=st.sampled_from([None, 2048, 32768]),
+       server=st.sampled_from(["vllm", "sglang", "text-generation-launcher", None]))
 def test_a_does_not_fit_message_states_a_need_above_what_is_given(
         model: str, precision: str | None, mem: float, count: float, tp: int | None,
-        context: int | None) -> None:
+        context: int | None, server: str | None) -> None:
     res = _gpu_resource(mem, count)
-    decl = ModelDecl(model, "container vllm args", precision, tensor_parallel=tp, context=context,
-                     server="vllm")
+    decl = ModelDecl(model, "container args", precision, tensor_parallel=tp, context=context,
+                     server=server)
     fit.apply(res, decl, Context())
     fits = res.facts.get("model.fits")
     if fits is False:

@@ -134,3 +134,15 @@ def test_engine_defaults_are_the_documented_ones() -> None:
     # An engine gpulint does not know has no defaults: only what is declared.
     other = engine_memory("llama-server", None, None)
     assert (other.fraction, other.max_seqs) == (None, None)
+
+
+def test_data_parallel_replicas_each_hold_their_own_kv_cache() -> None:
+    # Two H100s, --data-parallel-size 2: each replica is one GPU holding the whole model, so the
+    # concurrency is the single-GPU figure, per replica.
+    res = _h100()
+    res.facts["gpu.count"] = 2.0
+    fit.apply(res, ModelDecl("meta-llama/Llama-3.1-8B-Instruct", "args", context=131072,
+                             data_parallel=2, server="vllm"), Context())
+    assert res.facts["model.max_concurrency"] == _expected(LLAMA_8B, 131072, VLLM_SHARE,
+                                                           cap=VLLM_SEQS_H100)
+    assert "per replica, 2 data-parallel replicas" in res.facts["explain.max_concurrency"]

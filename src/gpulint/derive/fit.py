@@ -194,7 +194,7 @@ def _fit(res: Resource, minimum: sizing.Estimate, info: models.ModelInfo, decl: 
     evaluate". None when unknown."""
     f = res.facts
     r = serving.room(minimum, decl, mem, usable, f.get("gpu.model"), opts.sizing.fit_headroom)
-    serving.report(res, minimum, decl, r)
+    serving.report(res, minimum, decl, r, info.estimated)
     share, room, n = r.share, r.room, max(1, math.floor(usable))
     need = r.need if r.kv_binding else r.need - r.kv
     if need <= room:

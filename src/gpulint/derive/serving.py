@@ -55,8 +55,10 @@ def room(minimum: sizing.Estimate, decl: ModelDecl, mem: float, usable: float,
     return Room(share, basis, space, need, kv, binding, eng)
 
 
-def report(res: Resource, minimum: sizing.Estimate, decl: ModelDecl, r: Room) -> None:
-    """model.max_concurrency and its wording, for a server with a KV cache."""
+def report(res: Resource, minimum: sizing.Estimate, decl: ModelDecl, r: Room,
+           estimated: bool = False) -> None:
+    """model.max_concurrency and its wording, for a server with a KV cache (per replica: data
+    parallel replicas each hold their own)."""
     if r.engine is None or r.kv <= 0:
         return
     other = r.need - r.kv
@@ -73,5 +75,9 @@ def report(res: Resource, minimum: sizing.Estimate, decl: ModelDecl, r: Room) ->
         text += f"; capped by {r.engine.seqs_basis}"
     if count == 0 and not r.kv_binding:
         text += "; the engine shortens an undeclared context to what the KV cache holds"
+    if (decl.data_parallel or 1) > 1:
+        text += f"; per replica, {decl.data_parallel} data-parallel replicas"
+    if estimated:
+        text += "; approximate: the model's size is estimated from its name"
     res.facts["model.max_concurrency"] = count
     res.facts["explain.max_concurrency"] = text
