@@ -90,6 +90,14 @@ EXTRA_ALIASES: dict[str, tuple[tuple[str, ...], str]] = {
         "@48445cf00e73064e87886539714a8ba1794ee019: 36 layers, emb 2560, 32 Q / 8 KV heads of 128, "
         "MLP 9728, vocab 151936, tied embeddings, the shapes of Qwen3-4B",
     ),
+    "meta-llama/Llama-3.1-70B": (
+        ("nvidia/Llama-3.1-Nemotron-70B-Instruct-HF", "nvidia/Llama-3.1-Nemotron-70B-Instruct",
+         "llama-3.1-nemotron-70b-instruct", "nemotron:70b"),
+        "nvidia/Llama-3.1-Nemotron-70B-Instruct on Hugging Face (tree @8c308304b1659621f062f278a7"
+        "4837e044d39bf9: tagged and licensed llama3.1, trained on nvidia/HelpSteer2) and its card "
+        "as lmstudio-community's GGUF page quotes it ('a large language model customized by "
+        "NVIDIA', 128k context), read 2026-11-27: a fine-tune of Llama 3.1 70B, same weights shape",
+    ),
     "google/gemma-2b": (
         ("google/gemma-1.1-2b-it", "gemma-1.1-2b-it", "google/codegemma-2b", "codegemma-2b",
          "google/codegemma-1.1-2b", "codegemma-1.1-2b", "codegemma:2b"),

@@ -121,6 +121,10 @@ PUBLISHED: list[tuple[str, float, str]] = [
     ("zai-org/GLM-4.7", 355e9, "zai-org/GLM-4.5 README.md @170f20b (GLM-4.7: 355B-A32B)"),
     ("tiiuae/Falcon3-7B-Instruct", 7e9, "https://huggingface.co/tiiuae/Falcon3-7B-Base @528ca22"),
     ("tiiuae/Falcon3-10B-Instruct", 10e9, "https://huggingface.co/tiiuae/Falcon3-10B-Base card"),
+    ("nvidia/Llama-3_3-Nemotron-Super-49B-v1", 49e9,
+     "https://docs.nvidia.com/nemo/automodel (Llama-3.3-Nemotron-Super-49B-v1: 49B parameters)"),
+    ("nvidia/Llama-3.1-Nemotron-70B-Instruct-HF", 70e9,
+     L31 + "; NVIDIA's fine-tune of the 70B (its repository: llama3.1, HelpSteer2)"),
 ]
 
 
