@@ -119,3 +119,10 @@ def test_engine_sequence_caps_are_read() -> None:
     for flag in ("--max-num-seqs", "--max-running-requests", "--max-concurrent-requests"):
         decl = from_command(["vllm", "serve", "m/x-8b", flag, "16"], {}, "c")
         assert decl is not None and decl.max_seqs == 16
+
+
+def test_a_memory_share_outside_zero_to_one_is_not_read() -> None:
+    # vLLM's --gpu-memory-utilization is a fraction (0, 1]; "90" is not 90 %, and reading it
+    # would make every model fit.
+    decl = from_command(["vllm", "serve", "m/x-8b", "--gpu-memory-utilization", "90"], {}, "c")
+    assert decl is not None and decl.gpu_memory_utilization is None

@@ -270,6 +270,8 @@ def from_command(command: list[str], env: dict[str, str], what: str,
         util_f = float(util) if util else None
     except ValueError:
         util_f = None
+    if util_f is not None and not 0 < util_f <= 1:
+        util_f = None  # a share outside (0, 1] is refused by the engines; their default stands
     return ModelDecl(
         id=model, source=source, precision=precision,
         tensor_parallel=_int(next((flags[f] for f in _TP_FLAGS if flags.get(f)), None)
