@@ -79,14 +79,10 @@ def _render(e: Entry, read: Read, into: str, staged: Staged) -> str | None:
     assert e.chart is not None
     diags: list[Diagnostic] = []
     _, over = values_of(e, read, diags)
-    values = os.path.join(staged.tmp, f"values-{len(staged.rendered)}.yaml")
-    with open(values, "w", encoding="utf-8") as fh:  # for the binary; not part of the copy
-        fh.write(yaml.safe_dump(over.tree))
-    rendered = helm.render(e.chart, e.release, e.namespace, [values], over.tree)
+    rendered = helm.render(e.chart, e.release, e.namespace, [], over.tree)
     if rendered is None or rendered.templates is None:
-        staged.rendered[e.key] = f"{rendered.renderer} failed: {rendered.error}" \
-            if rendered is not None else "no Helm renderer: put helm on PATH or pip install " \
-            "'gpulint[helm]'"
+        staged.rendered[e.key] = rendered.reason() if rendered is not None else \
+            "no Helm renderer: put helm on PATH or pip install 'gpulint[helm]'"
         return None
     chart_file = os.path.join(e.chart, "Chart.yaml")
     docs = []
