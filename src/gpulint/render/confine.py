@@ -121,7 +121,7 @@ def run(argv: list[str], timeout: float, stdin: bytes | None = None,
                 proc = subprocess.Popen(argv, stdout=out, stderr=err,
                                         stdin=subprocess.PIPE if stdin is not None
                                         else subprocess.DEVNULL,
-                                        env=environment(home, extra_env), cwd=home,
+                                        env=environment(home, extra_env),
                                         start_new_session=True, preexec_fn=limiter(timeout))
             except OSError as e:
                 return None, str(e), False

@@ -28,6 +28,9 @@ from importlib import metadata
 from importlib.util import find_spec
 from typing import Any
 
+from gpulint.load.kubernetes import K8sObject, load_documents
+from gpulint.load.source import Parsed
+from gpulint.model import Diagnostic
 from gpulint.render import chart_stage, confine
 
 RENDER_TIMEOUT_S = 60  # one chart render or kustomize build
@@ -212,6 +215,28 @@ def render(root: str, release: str, namespace: str | None, values_files: list[st
     if stable and key:
         _store(key, rendered)
     return rendered
+
+
+def parse(source: str, text: str) -> tuple[list[K8sObject], list[Diagnostic]]:
+    """A template's rendered text as objects (load_documents), cached by its text: on a warm
+    re-run of charts with large CRDs this parse is most of the time."""
+    key = _cache.key("helm-rendered-yaml", f"{source}\0{text}".encode()) \
+        if _cache is not None else ""
+    entry = _cache.get(key) if key else None
+    if isinstance(entry, Parsed) and entry.kind == "kubernetes":
+        return ([K8sObject(source, line, doc) for line, doc in entry.docs],
+                [Diagnostic(source, line, msg, sev) for line, msg, sev in entry.diags])
+    objects, diags = load_documents(source, text)
+    if key:
+        _cache.put(key, Parsed("kubernetes", docs=[(o.line, o.doc) for o in objects],
+                               diags=[(d.line, d.message, d.severity) for d in diags]))
+    return objects, diags
+
+
+def flush() -> None:
+    """Write the queued cache entries (one transaction)."""
+    if _cache is not None:
+        _cache.flush()
 
 
 def _cached(key: str) -> Rendered | None:

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from gpulint.files import containment
-from gpulint.load.kubernetes import load_documents
 from gpulint.model import CHART_RENDER, Diagnostic
 from gpulint.render import helm, kustomize
 from gpulint.render import values as values_reader
@@ -88,7 +87,7 @@ def _render(e: Entry, read: Read, into: str, staged: Staged) -> str | None:
     docs = []
     for template, text in sorted(rendered.templates.items()):
         source = helm.source_path(e.chart, template) or chart_file
-        objects, _ = load_documents(source, text)
+        objects, _ = helm.parse(source, text)
         for obj in objects:
             doc = helm.in_namespace(obj.doc, e.namespace)
             docs.append(doc)

@@ -20,7 +20,7 @@ import yaml
 from gpulint.files import containment
 from gpulint.files.safe_yaml import safe_load as safe_yaml
 from gpulint.files.text import read_text
-from gpulint.load.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
+from gpulint.load.kubernetes import K8sObject, is_manifest, looks_like_kubernetes
 from gpulint.load.source import templated_line
 from gpulint.model import CHART_RENDER, VALUES_READ, Diagnostic, SourceFile
 from gpulint.render import (
@@ -96,7 +96,7 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
     if rendered is not None and rendered.templates is not None:
         for template, text in sorted(rendered.templates.items()):
             source = helm.source_path(root, template) or chart_file
-            objects, diags = load_documents(source, text)
+            objects, diags = helm.parse(source, text)
             plan.diagnostics.extend(Diagnostic(chart_file, None, f"rendered chart: {d.message}",
                                                d.severity, CHART_RENDER) for d in diags)
             for obj in objects:
@@ -298,4 +298,5 @@ def plan(files: list[SourceFile], helm_values: list[str],
     kustomize_helm.unbuilt(kust_files, paths, out, read, _chart, _skip_chart)
     _standalone_values(paths, out.skip, out, read)
     out.skip.update(p for p in paths if os.path.abspath(p) in out.skip)
+    helm.flush()
     return out

@@ -16,7 +16,7 @@ import os
 from typing import Any
 
 from gpulint.facts.terraform.helm_tf import ReadText, Release, to_values
-from gpulint.load.kubernetes import K8sObject, load_documents
+from gpulint.load.kubernetes import K8sObject
 from gpulint.model import CHART_RENDER, Diagnostic, Unknown
 from gpulint.render import helm, values_tree
 from gpulint.render import values as values_reader
@@ -48,7 +48,7 @@ def _objects(root: str, release: Release, templates: dict[str, str],
     diags: list[Diagnostic] = []
     for template, text in sorted(templates.items()):
         source = helm.source_path(root, template) or chart_file
-        objects, problems = load_documents(source, text)
+        objects, problems = helm.parse(source, text)
         diags += [Diagnostic(chart_file, None, f"rendered chart: {d.message}", d.severity,
                              CHART_RENDER) for d in problems]
         for obj in objects:
@@ -82,6 +82,7 @@ def render(release: Release, root: str,
                             os.path.dirname(os.path.realpath(release.path)))
     if rendered is not None and rendered.templates is not None:
         objects, problems = _objects(root, release, rendered.templates, read)
+        helm.flush()
         note = f"chart {chart} rendered with {rendered.renderer} for {release.label} " \
             f"(release {release.name})"
         return objects, [*diags, *problems, Diagnostic(release.path, release.line, note, "info")]
