@@ -157,11 +157,13 @@ def stage(root: str, files: list[str], read: Read, cache: Any = None, ident: str
     staged = Staged(tmp, os.path.join(tmp, "tree", os.path.relpath(os.path.abspath(root),
                                                                    common)),
                     key=key, cache=cache if key else None)
-    kust_files = {os.path.abspath(k) for k in kusts}
+    # Kustomization files as the scan names them: their charts' objects and notes are reported
+    # at those names, never at the runner's absolute paths.
+    kust_files = {os.path.abspath(k): k for k in kusts}
     for path in todo:
         target = os.path.join(tmp, "tree", os.path.relpath(path, common))
-        if path in kust_files and entries(path, read):
-            _rewrite(path, target, read, staged)
+        if path in kust_files and entries(kust_files[path], read):
+            _rewrite(kust_files[path], target, read, staged)
         elif not containment.escapes(path) and os.path.isfile(path):
             staged.write(target, kustomize.without_crds(read(path) or ""))
     return staged
