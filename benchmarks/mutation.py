@@ -98,10 +98,14 @@ def scan(target: str, cwd: str, names: list[str], timeout: float, memory_mib: in
                text.count("too large to parse in memory"))
 
 
-def _prepare(workdir: str, count: int, group: int) -> list[tuple[str, str, list[str], int]]:
-    """(scan target, working directory, case names, hostile files) per scan."""
-    plain = [c for c in mutation_cases.cases(count) if not c.own_scan]
-    alone = [c for c in mutation_cases.cases(count) if c.own_scan]
+def _prepare(workdir: str, count: int, group: int,
+             only: str | None = None) -> list[tuple[str, str, list[str], int]]:
+    """(scan target, working directory, case names, hostile files) per scan; `only`: the
+    cases of one category."""
+    chosen = [c for c in mutation_cases.cases(count)
+              if only is None or c.name.split("-", 1)[1] == only]
+    plain = [c for c in chosen if not c.own_scan]
+    alone = [c for c in chosen if c.own_scan]
     scans = []
     for start in range(0, len(plain), group):
         chunk = plain[start:start + group]
@@ -120,7 +124,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if os.path.exists(workdir):
         shutil.rmtree(workdir)
     os.makedirs(workdir)
-    scans = _prepare(workdir, args.files, args.group)
+    scans = _prepare(workdir, args.files, args.group, args.only)
     files = sum(s[3] for s in scans)
 
     def one(item: tuple[str, str, list[str], int]) -> list[Run]:
@@ -141,7 +145,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     failures = [r for r in runs if r.failed and len(r.cases) == 1]
     singles = [r for r in runs if len(r.cases) == 1]
     summary = {
-        "hostile_files": files, "cases": args.files, "scans": len(scans),
+        "hostile_files": files, "cases": sum(len(sc[2]) for sc in scans), "scans": len(scans),
         "internal_errors": sum(1 for r in failures if r.exit is not None),
         "hangs": sum(1 for r in failures if r.exit is None),
         "distinct_internal_errors": sorted({m for r in failures for m in r.internal}),
@@ -196,6 +200,8 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("--memory-mib", type=int, default=2048)
     parser.add_argument("--jobs", type=int, default=2, help="scans at a time")
+    parser.add_argument("--only", metavar="CATEGORY",
+                        help="only the cases of this category (e.g. renderers)")
     parser.add_argument("--workdir")
     parser.add_argument("--keep", action="store_true", help="keep the generated cases")
     parser.add_argument("--json", help="write the figures here")

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
+import mutation_render  # noqa: E402
+
 import hostile_inputs  # type: ignore[import-not-found]  # noqa: E402
 
 SEED_DIRS = sorted({os.path.dirname(p) for pattern in (
@@ -337,6 +339,7 @@ CATEGORIES: dict[str, tuple[int, Callable[[random.Random, str], Files]]] = {
     "fifo": (5, lambda r, s: _fifos(r)), "encoding": (8, _encodings),
     "yaml": (7, lambda r, s: _yaml(r)), "structure": (7, lambda r, s: _structure(r)),
     "hostile-inputs": (5, lambda r, s: _generated(r)),
+    "renderers": (8, lambda r, s: mutation_render.renderers(r)),
 }
 
 

@@ -47,7 +47,7 @@ def test_configured_release_namespace_and_values_render_the_chart(
 def test_configured_values_are_read_when_the_chart_cannot_render(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
-    monkeypatch.setattr(helm, "_sdk", lambda: None)
+    monkeypatch.setattr(helm, "_sdk_dirs", lambda: None)
     repo, built = _repo(tmp_path)
     result = scan.run([str(repo)], [], built)
     (res,) = result.resources
@@ -59,7 +59,7 @@ def test_configured_values_are_read_when_the_chart_cannot_render(
 def test_configured_values_file_outside_the_tree_is_not_read(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
-    monkeypatch.setattr(helm, "_sdk", lambda: None)
+    monkeypatch.setattr(helm, "_sdk_dirs", lambda: None)
     (tmp_path / "host.yaml").write_text("replicaCount: 99\n")
     repo, built = _repo(tmp_path, ", ../host.yaml")
     result = scan.run([str(repo)], [], built)

@@ -205,7 +205,7 @@ def test_a_local_chart_that_cannot_render_is_read_per_environment(
     from gpulint.render import helm
 
     monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
-    monkeypatch.setattr(helm, "_sdk", lambda: None)
+    monkeypatch.setattr(helm, "_sdk_dirs", lambda: None)
     result = scan.run([str(_local_chart_repo(tmp_path))], [])
     res = {r.address: r for r in result.resources}
     assert sorted(res) == ["HelmValues/chat@dev", "HelmValues/chat@prod"]

@@ -9,7 +9,6 @@ import shutil
 import stat
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -102,46 +101,25 @@ def test_unrendered_kustomization_is_a_warning_when_strict(
     assert {d.severity for d in result.diagnostics if "not built" in d.message} == {"warning"}
 
 
-class _SlowChart:
-    """Stands in for the SDK's chart: its render never returns in time."""
-
-    def __enter__(self) -> _SlowChart:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
-
-    def render(self, *args: Any, **kwargs: Any) -> dict[str, str]:
-        time.sleep(3)
-        return {}
+_SPIN = "{{- range $i := until 100000 }}{{- range $j := until 100000 }}{{- end }}{{- end }}\n"
 
 
-class _SlowSdk:
-    class Chart:
-        @staticmethod
-        def load(root: str) -> _SlowChart:
-            return _SlowChart()
-
-    @staticmethod
-    def helm_sdk_version() -> str:
-        return "v0-test"
-
-
-def test_sdk_render_is_bounded_and_unrendered_chart_is_a_note(
+@pytest.mark.skipif(helm.available() is None, reason="needs helm or helm-python-sdk")
+def test_render_is_bounded_and_a_stopped_chart_is_a_warning(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """10^10 empty iterations: no memory grows, only the time-out stops the child."""
     chart = tmp_path / "chart"
     (chart / "templates").mkdir(parents=True)
     (chart / "Chart.yaml").write_text("apiVersion: v2\nname: llm\nversion: 0.1.0\n")
     (chart / "values.yaml").write_text("resources:\n  limits:\n    nvidia.com/gpu: 1\n")
-    (chart / "templates" / "deployment.yaml").write_text("kind: {{ .Values.kind }}\n")
-    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
-    monkeypatch.setattr(helm, "_sdk", lambda: _SlowSdk)
-    monkeypatch.setattr(helm, "RENDER_TIMEOUT_S", 0.5)
+    (chart / "templates" / "deployment.yaml").write_text(_SPIN + "kind: {{ .Values.kind }}\n")
+    monkeypatch.setattr(helm, "RENDER_TIMEOUT_S", 2)
     start = time.monotonic()
-    result = scan.run([str(chart)], [])
-    assert time.monotonic() - start < 2.5
+    result = scan.run([str(chart)], [], Settings(scan=ScanSettings(cache_dir=None)))
+    assert time.monotonic() - start < 6
     (note,) = [d for d in result.diagnostics if "not rendered" in d.message]
-    assert note.severity == "info"
-    assert note.message == ("chart not rendered (Helm SDK v0-test failed: took longer than 0.5 s, "
-                            "abandoned); read 1 GPU request from its values")
+    assert note.severity == "warning"
+    assert note.message.startswith("chart not rendered (Helm SDK failed: took longer than 2 s, "
+                                   "stopped)") or "helm failed: took longer" in note.message
+    assert note.message.endswith("; read 1 GPU request from its values")
     assert [r.address for r in result.resources] == ["HelmValues/chart"]

@@ -111,7 +111,7 @@ def _notes(result: scan.ScanResult) -> list[str]:
 
 def test_chart_without_renderer_is_a_note_and_its_values_are_read(
         tmp_path: Path, no_tools: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(helm, "_sdk", lambda: None)
+    monkeypatch.setattr(helm, "_sdk_dirs", lambda: None)
     chart = _chart(tmp_path)
     result = scan.run([str(tmp_path)], [])
     assert result.resources == [] and _warnings(result) == []  # the values ask for no GPU
@@ -146,7 +146,10 @@ def test_chart_rendered_with_helm_and_values(tmp_path: Path,
     assert res.line == 3  # the template's `kind: Deployment` line
     assert declared_model(res).id == "Qwen/Qwen2.5-7B-Instruct"
     args = (bindir / "helm.args").read_text().split()
-    assert args[:3] == ["template", "llm", str(chart)] and args[3:] == ["--values", str(values)]
+    # A staged copy of the chart (render/chart_stage.py), and the merged values as one file.
+    assert args[:2] == ["template", "llm"] and args[2] != str(chart)
+    assert os.path.basename(args[2]) == "llm" and args[3] == "--values"
+    assert args[4].endswith("gpulint-values.json") and len(args) == 5
 
 
 def test_helm_failure_is_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -218,7 +221,7 @@ def test_chart_without_helm_still_scans_plain_manifests_outside_templates(
     chart = _chart(tmp_path)
     (chart / "examples").mkdir()
     (chart / "examples" / "gpu-deployment.yaml").write_text(PLAIN)
-    monkeypatch.setattr(helm, "_sdk", lambda: None)
+    monkeypatch.setattr(helm, "_sdk_dirs", lambda: None)
     result = scan.run([str(tmp_path)], [])
     # templates/ stays skipped (one note); the plain example outside it is read.
     assert _notes(result) == ["chart not rendered (no Helm renderer: put helm on PATH or pip "

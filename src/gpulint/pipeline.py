@@ -22,6 +22,7 @@ from gpulint.files import containment
 from gpulint.load import collector, load
 from gpulint.load.cache import ParseCache
 from gpulint.model import Diagnostic, Finding, NotEvaluated
+from gpulint.render import helm
 from gpulint.render.templates import render
 from gpulint.ruleset import Rule
 from gpulint.savings import attach_savings
@@ -46,20 +47,23 @@ def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -
     with collector.scan_scope(), containment.confined(paths, settings.scan.inputs.var_files):
         found = discover(paths, settings.scan)
         cache = ParseCache(settings.scan.cache_dir) if settings.scan.cache_dir else None
-        loaded = load(found, settings.scan, render(found, settings.scan, cache), cache)
-        built = build_facts(loaded, settings)
-        rules, sizing, tags, problems = _configured(rules, settings)
-        derive(built.resources, settings.pricing, sizing, tags)
-        findings, not_evaluated = evaluate(built.resources, rules)
-        findings = attach_savings(findings, built.resources, rules)
-        outcome = suppressions.apply(
-            findings, not_evaluated, built.spans, [*loaded.suppressions, *built.suppressions],
-            [r.id for r in rules], require_reason=settings.suppressions.require_reason,
-            today=settings.suppressions.today)
-        result = ScanResult(
-            len(found.files), built.resources, outcome.findings, outcome.not_evaluated,
-            [*loaded.diagnostics, *built.diagnostics, *problems, *outcome.diagnostics],
-            built.notes, settings, outcome.suppressed)
+        try:  # the renders' cache is the scan's: released with it (helm.use_cache)
+            loaded = load(found, settings.scan, render(found, settings.scan, cache), cache)
+            built = build_facts(loaded, settings)
+            rules, sizing, tags, problems = _configured(rules, settings)
+            derive(built.resources, settings.pricing, sizing, tags)
+            findings, not_evaluated = evaluate(built.resources, rules)
+            findings = attach_savings(findings, built.resources, rules)
+            outcome = suppressions.apply(
+                findings, not_evaluated, built.spans, [*loaded.suppressions, *built.suppressions],
+                [r.id for r in rules], require_reason=settings.suppressions.require_reason,
+                today=settings.suppressions.today)
+            result = ScanResult(
+                len(found.files), built.resources, outcome.findings, outcome.not_evaluated,
+                [*loaded.diagnostics, *built.diagnostics, *problems, *outcome.diagnostics],
+                built.notes, settings, outcome.suppressed)
+        finally:
+            helm.use_cache(None)
         return _not_excluded(_scoped(result, found.scope, built), settings.scan.exclude)
 
 

@@ -5,6 +5,10 @@ environment variables apply: HTTPS_PROXY / HTTP_PROXY / NO_PROXY for proxies, SS
 SSL_CERT_DIR for OpenSSL's trust store, and REQUESTS_CA_BUNDLE or CURL_CA_BUNDLE (what pip
 and requests users already set) for a company CA bundle. Any failure raises UpdateError with a
 one-line message and installs nothing, so the catalog in use stays in use.
+
+One deadline covers the whole download (a server that drips a byte at a time cannot hold the
+update past it), and a redirect to another host is refused unless allowed (`--allow-redirects`):
+the source recorded in the catalog is the host the tables came from.
 """
 
 from __future__ import annotations
@@ -68,7 +72,22 @@ def check_source(base: str) -> str:
     raise ValueError(f"--source must be an http(s) URL or a directory of tables, got {base!r}")
 
 
-def _opener() -> urllib.request.OpenerDirector:
+class _SameHost(urllib.request.HTTPRedirectHandler):
+    """Redirects within the source's host (and scheme) only, unless other hosts are allowed."""
+
+    def __init__(self, allow_hosts: bool) -> None:
+        self.allow_hosts = allow_hosts
+
+    def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any,
+                         newurl: str) -> Any:
+        old, new = urllib.parse.urlsplit(req.full_url), urllib.parse.urlsplit(newurl)
+        if not self.allow_hosts and (old.scheme, old.netloc) != (new.scheme, new.netloc):
+            raise UpdateError(f"{req.full_url}: redirected to another host ({new.scheme}://"
+                              f"{new.netloc}); give that URL as --source, or --allow-redirects")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _opener(allow_redirects: bool = False) -> urllib.request.OpenerDirector:
     cafile = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or None
     try:
         context = ssl.create_default_context(cafile=cafile)
@@ -76,7 +95,8 @@ def _opener() -> urllib.request.OpenerDirector:
         raise UpdateError(f"cannot read the CA bundle {cafile}: {e}") from None
     # ProxyHandler() with no argument reads *_PROXY and NO_PROXY from the environment.
     return urllib.request.build_opener(urllib.request.ProxyHandler(),
-                                       urllib.request.HTTPSHandler(context=context))
+                                       urllib.request.HTTPSHandler(context=context),
+                                       _SameHost(allow_redirects))
 
 
 def _date(header: str | None) -> str | None:
@@ -87,10 +107,13 @@ def _date(header: str | None) -> str | None:
     return parsed.date().isoformat() if parsed else None
 
 
-def _read(response: Any, url: str) -> bytes:
+def _read(response: Any, url: str, deadline: float) -> bytes:
     expected = response.headers.get("Content-Length")
     chunks, size = [], 0
-    while chunk := response.read(CHUNK):
+    read = getattr(response, "read1", response.read)  # what has arrived: a drip cannot hold it
+    while chunk := read(CHUNK):
+        if time.monotonic() > deadline:
+            raise UpdateError(f"{url}: the download did not finish within the deadline")
         size += len(chunk)
         if size > MAX_TABLE_BYTES:
             raise UpdateError(f"{url}: larger than {MAX_TABLE_BYTES >> 20} MiB, not a price table")
@@ -100,13 +123,20 @@ def _read(response: Any, url: str) -> bytes:
     return b"".join(chunks)
 
 
-def fetch(opener: urllib.request.OpenerDirector, url: str, timeout: float) -> Fetched | None:
-    """The table at ``url``; None when the server says it does not exist (404)."""
+def fetch(opener: urllib.request.OpenerDirector, url: str, timeout: float,
+          deadline: float | None = None) -> Fetched | None:
+    """The table at ``url``; None when the server says it does not exist (404). `timeout`
+    bounds each wait for the server, `deadline` (a monotonic time) the whole download."""
+    deadline = time.monotonic() + timeout if deadline is None else deadline
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise UpdateError(f"{url}: not fetched, the deadline has passed")
     try:
         with opener.open(urllib.request.Request(url, headers={"User-Agent": "gpulint"}),
-                         timeout=timeout) as response:
+                         timeout=min(timeout, left)) as response:
             kind = response.headers.get("Content-Type", "")
-            body = _read(response, url)
+            body = _read(response, url, deadline)
+            url = response.geturl() or url
             modified = _date(response.headers.get("Last-Modified"))
     except urllib.error.HTTPError as e:
         if e.code == 404:
@@ -132,11 +162,13 @@ def fetch(opener: urllib.request.OpenerDirector, url: str, timeout: float) -> Fe
     return Fetched(text, url, modified, hashlib.sha256(body).hexdigest())
 
 
-def fetch_all(base: str, timeout: float) -> dict[str, Fetched | None]:
-    opener = _opener()
+def fetch_all(base: str, timeout: float, deadline: float | None = None,
+              allow_redirects: bool = False) -> dict[str, Fetched | None]:
+    opener = _opener(allow_redirects)
+    deadline = time.monotonic() + timeout if deadline is None else deadline
     out: dict[str, Fetched | None] = {}
     for name in TABLES:
-        got = fetch(opener, f"{base}/{name}", timeout)
+        got = fetch(opener, f"{base}/{name}", timeout, deadline)
         if got is None and name not in OPTIONAL_TABLES:
             raise UpdateError(f"{base}/{name}: not found (HTTP 404); is --source the directory "
                               "that holds aws/, gcp/ and azure/?")
@@ -152,8 +184,9 @@ def sources(base: str, fetched: dict[str, Fetched | None], today: str) -> list[d
 
 
 def update(base: str, *, force: bool = False, timeout: float = DEFAULT_TIMEOUT,
-           now: dt.datetime | None = None) -> Outcome:
-    """Download, derive, check and install; raises UpdateError on any failure."""
+           now: dt.datetime | None = None, allow_redirects: bool = False) -> Outcome:
+    """Download, derive, check and install; raises UpdateError on any failure. `timeout` is
+    one deadline for every download together."""
     from gpulint.catalog_build.build import derive, render
     from gpulint.catalog_build.checks import guard, invariants, summary
     from gpulint.catalog_build.common import BuildError, Known
@@ -161,7 +194,7 @@ def update(base: str, *, force: bool = False, timeout: float = DEFAULT_TIMEOUT,
 
     start = time.monotonic()
     now = now or dt.datetime.now(dt.timezone.utc)
-    fetched = fetch_all(base, timeout)
+    fetched = fetch_all(base, timeout, start + timeout, allow_redirects)
     srcs = sources(base, fetched, now.date().isoformat())
     # The date of the data: the newest Last-Modified date, else today.
     snapshot = max(s["date"] for s in srcs)

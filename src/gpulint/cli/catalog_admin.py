@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from typing import Any
 
 import click
@@ -15,18 +16,34 @@ import click
 EXIT_FAILED, EXIT_USAGE = 1, 2
 
 
-def _configured() -> dict[str, Any]:
-    """The configuration's `catalog` settings (found upwards from the working directory),
-    with a directory source made absolute; a broken configuration is a usage error."""
-    from gpulint.config.load import ConfigError, resolve
+def printable(text: str) -> str:
+    """`text` with control and format characters (escape sequences, bidi overrides) escaped:
+    a price table's instance names must not drive the terminal or hide text."""
+    return "".join(c if c in "\n" or unicodedata.category(c) not in ("Cc", "Cf")
+                   else f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+                   for c in text)
+
+
+def _configured(explicit: str | None = None, for_source: bool = False) -> dict[str, Any]:
+    """The configuration's `catalog` settings (`explicit`, else found upwards from the working
+    directory), with a directory source made absolute; a broken configuration is a usage
+    error. With `for_source`, a discovered configuration's `catalog.source` is dropped with a
+    note: it belongs to the checkout, and a checkout does not choose where prices come from."""
+    from gpulint.config.load import ConfigError, display, resolve
 
     try:
-        config = resolve(None, ())
+        config = resolve(explicit, ())
     except ConfigError as e:
         click.echo(f"gpulint: {e}", err=True)
         sys.exit(EXIT_USAGE)
     settings = dict((config.data.get("catalog") or {}) if config else {})
     source = settings.get("source")
+    if for_source and config and source and not explicit:
+        click.echo(f"gpulint: catalog.source of {display(config.path)} is not used: a "
+                   "repository's configuration does not choose where prices come from; give "
+                   "--source, $GPULINT_CATALOG_SOURCE or --config FILE", err=True)
+        settings.pop("source")
+        source = None
     if config and source and "://" not in source:
         settings["source"] = config.relative(source)
     if "max_age_days" in settings:
@@ -46,39 +63,46 @@ def _configured() -> dict[str, Any]:
               help="Install even if the change guard refuses (many rows lost or prices moved "
                    "by large factors).")
 @click.option("--timeout", type=click.FloatRange(0, min_open=True), default=60.0,
-              show_default=True, help="Seconds to wait for each response.")
-def update_cmd(source: str | None, force: bool, timeout: float) -> None:
+              show_default=True, help="Seconds for the whole download (one deadline).")
+@click.option("--config", "config_file", metavar="FILE",
+              help="Your own configuration file, whose catalog.source is used. A repository's "
+                   "configuration found from the working directory never sets the source.")
+@click.option("--allow-redirects", is_flag=True,
+              help="Follow redirects to other hosts (by default only within the source's).")
+def update_cmd(source: str | None, force: bool, timeout: float, config_file: str | None,
+               allow_redirects: bool) -> None:
     """Download fresh public price tables, check them, and install the catalog they give in
     the user data directory. Scans use it from then on; nothing changes if anything fails."""
     from gpulint.catalog_build import update as up
 
-    configured = _configured().get("source")
+    configured = _configured(config_file, for_source=not source).get("source")
     try:
         base = up.check_source(source or up.default_source(configured))
     except ValueError as e:
         click.echo(f"gpulint: {e}", err=True)
         sys.exit(EXIT_USAGE)
-    click.echo(f"Fetching price tables from {base} ...", err=True)
+    click.echo(f"Fetching price tables from {printable(base)} ...", err=True)
     try:
-        outcome = up.update(base, force=force, timeout=timeout)
+        outcome = up.update(base, force=force, timeout=timeout, allow_redirects=allow_redirects)
     except up.UpdateError as e:
-        click.echo(f"gpulint: catalog update failed: {e}; the catalog in use is unchanged",
-                   err=True)
+        click.echo(f"gpulint: catalog update failed: {printable(str(e))}; the catalog in use is "
+                   "unchanged", err=True)
         sys.exit(EXIT_FAILED)
     except OSError as e:  # the data directory cannot be written
         click.echo(f"gpulint: catalog update failed: cannot install: {e}; the catalog in use "
                    "is unchanged", err=True)
         sys.exit(EXIT_FAILED)
     for line in outcome.lines:
-        click.echo(line)
+        click.echo(printable(line))
     if outcome.installed is None:
         click.echo("gpulint: catalog update refused by the change guard: "
-                   + "; ".join(outcome.refused)
+                   + printable("; ".join(outcome.refused))
                    + ". The catalog in use is unchanged; check the source, or run again with "
                    "--force to install it anyway.", err=True)
         sys.exit(EXIT_FAILED)
     if outcome.refused:
-        click.echo("Installed despite the change guard (--force): " + "; ".join(outcome.refused))
+        click.echo("Installed despite the change guard (--force): "
+                   + printable("; ".join(outcome.refused)))
     click.echo(f"Installed {outcome.installed} ({outcome.seconds:.1f} s). Scans use it from now "
                "on; --catalog FILE still overrides it.")
 

@@ -5,6 +5,10 @@ would copy host files into the report and the PR comment. The root of a scanned 
 repository (the nearest directory holding `.git`), so a module in `../modules` of a scanned
 environment is still read, or the path itself outside any repository. Files named by the person
 running the scan (`--var-file`) are allowed as given, but not through a link.
+
+Version-control metadata (`.git/`, `.hg/`, `.svn/`) is never part of the tree, whatever the
+spelling or the link that leads there: `actions/checkout` leaves the job's token in
+`.git/config`.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ _allowed: frozenset[str] = frozenset()
 _real_dirs: dict[str, str] = {}  # directory -> its real path, one realpath per directory
 
 OUTSIDE = "symbolic link leads outside the scanned tree, not followed"
+VCS_DIRS = frozenset({".git", ".hg", ".svn"})
 
 
 def repository_root(path: str) -> str | None:
@@ -59,8 +64,20 @@ def confined(paths: Iterable[str], allowed_files: Iterable[str] = ()) -> Iterato
         _real_dirs.clear()
 
 
+def in_vcs(real: str, roots: Iterable[str]) -> bool:
+    """Whether a real path lies in version-control metadata below one of `roots` (a case-folding
+    file system reads `.GIT/config` as `.git/config`)."""
+    for root in roots:
+        top = root.rstrip(os.sep) + os.sep
+        if real.startswith(top) and any(part.lower() in VCS_DIRS
+                                        for part in real[len(top):].split(os.sep)):
+            return True
+    return False
+
+
 def _inside(real: str) -> bool:
-    return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in _roots)
+    return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in _roots) \
+        and not in_vcs(real, _roots)
 
 
 def real_path(path: str) -> str:

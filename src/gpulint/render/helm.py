@@ -2,30 +2,42 @@
 
 The binary is used when it is on PATH (`helm template`). Without it, the optional Python package
 `helm-python-sdk` (import `helm_python`, installed by `pip install 'gpulint[helm]'`) renders the
-chart in-process through Helm's own Go SDK, offline: `lookup` returns nothing and no repository
-is contacted. Either way the result is the manifest text of each template, keyed by its
-`<chart>/templates/...` path, or the reason it could not be rendered.
+chart through Helm's own Go SDK, offline: `lookup` returns nothing and no repository is
+contacted. Either renderer runs in a confined child process (confine.py; the SDK in
+helm_child.py) over a staged copy of the chart made of files gpulint read itself
+(chart_stage.py), and is given the merged values as one file. The result is the manifest text of
+each template, keyed by its `<chart>/templates/...` path, or the reason it could not be rendered.
+
+A render's answer (its templates, or the template error it stopped at) is cached by the content
+of every input: the chart's files, the values, release, namespace and the renderer's identity,
+so a warm re-run starts no renderer. An answer cut short by a limit is never cached.
 """
 
 from __future__ import annotations
 
-import contextlib
+import json
 import os
 import re
 import shutil
-import signal
-import subprocess
-import threading
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import metadata
+from importlib.util import find_spec
 from typing import Any
+
+from gpulint.load.kubernetes import K8sObject, load_documents
+from gpulint.load.source import Parsed
+from gpulint.model import Diagnostic
+from gpulint.render import chart_stage, confine
 
 RENDER_TIMEOUT_S = 60  # one chart render or kustomize build
 RENDER_BUDGET_S = 180  # every render and build of one scan together
-# A proxy on the loopback discard port: any connection a renderer tries is refused at once.
-_NO_PROXY_HERE = "http://127.0.0.1:9"
+_FORMAT = "helm-render-2"  # the cached answer's shape and the staging rules
 _budget_end = 0.0
+_cache: Any = None
 
 
 def took_longer(seconds: float, what: str = "stopped") -> str:
@@ -37,15 +49,31 @@ _DOC_SPLIT = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
 @dataclass
 class Rendered:
-    renderer: str  # e.g. "helm v3.15.0" or "Helm SDK v4.2.3 (helm-python-sdk 0.2.2)"
+    renderer: str  # e.g. "helm" or "Helm SDK v4.2.3"
     templates: dict[str, str] | None  # template path → manifests; None when rendering failed
     error: str = ""
+    refused: bool = False  # the chart was not handed to the renderer (chart_stage.py)
+    stopped: bool = False  # the render broke a limit (time, memory, output) and was stopped
+
+    @property
+    def severity(self) -> str | None:
+        """A hostile chart's note is a warning; None: the caller's usual severity."""
+        return "warning" if self.refused or self.stopped else None
+
+    def reason(self) -> str:
+        return self.error if self.refused else f"{self.renderer} failed: {self.error}"
 
 
 def start_budget() -> None:
     """Start the scan's render budget: renders and builds after it is spent do not run."""
     global _budget_end
     _budget_end = time.monotonic() + RENDER_BUDGET_S
+
+
+def use_cache(cache: Any) -> None:
+    """The scan's parse cache (load/cache.py), or None: where renders are kept."""
+    global _cache
+    _cache = cache
 
 
 def time_left(limit: float | None = None) -> float:
@@ -59,58 +87,56 @@ def spent() -> str:
             "is spent")
 
 
-def offline_env() -> dict[str, str]:
-    """The renderer's environment without the network: proxies point at a refused loopback
-    port, git may only read local repositories, and no cluster configuration is read."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.lower().endswith("_proxy") and not k.startswith("GIT_")}
-    for name in ("http_proxy", "https_proxy", "all_proxy"):
-        env[name] = env[name.upper()] = _NO_PROXY_HERE
-    env.update(no_proxy="", NO_PROXY="", GIT_ALLOW_PROTOCOL="file", GIT_TERMINAL_PROMPT="0",
-               GIT_SSH_COMMAND="false", GIT_CONFIG_NOSYSTEM="1", KUBECONFIG=os.devnull,
-               HELM_REPOSITORY_CONFIG=os.devnull)
-    return env
-
-
 def run(argv: list[str], timeout: float | None = None) -> tuple[str | None, str]:
-    """Standard output, or None and the last line of the error; offline, within the budget."""
+    """Standard output, or None and the last line of the error; confined, within the budget."""
     timeout = time_left(timeout)
     if timeout <= 0:
         return None, spent()
-    try:  # a session of its own: on time-out its whole process group is killed
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env=offline_env(), stdin=subprocess.DEVNULL,
-                                start_new_session=True)
-    except OSError as e:
-        return None, str(e)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(OSError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        return None, took_longer(timeout)
-    if proc.returncode != 0:
-        # kubectl wraps its error in `err=<` … ` >` lines: the last line that says something
-        lines = [ln.strip() for ln in (err or out).splitlines() if ln.strip(" \t<>`")]
-        return None, lines[-1] if lines else f"exit status {proc.returncode}"
-    return out, ""
+    out, err, _ = confine.run(argv, timeout, took_longer=took_longer)
+    return out, err
 
 
-def _sdk() -> Any:
+def _sdk_dirs() -> list[str] | None:
+    """Where the SDK child imports gpulint and helm_python from (without importing the SDK
+    here: loading Helm's Go library is the child's business), or None when it is absent."""
     try:
-        import helm_python  # type: ignore[import-not-found, unused-ignore]
-    except (ImportError, OSError):  # not installed, or no native library for this platform
+        spec = find_spec("helm_python")
+    except (ImportError, ValueError):
         return None
-    return helm_python
+    if spec is None or not spec.origin:
+        return None
+    ours = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    theirs = os.path.dirname(os.path.dirname(spec.origin))
+    return list(dict.fromkeys([ours, theirs]))
+
+
+def _sdk_identity() -> str:
+    try:
+        version = metadata.version("helm-python-sdk")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    dirs = _sdk_dirs() or []
+    lib = os.path.join(dirs[-1], "helm_python", "lib") if dirs else ""
+    stamp = [f"{n} {os.stat(os.path.join(lib, n)).st_size}" for n in sorted(os.listdir(lib))] \
+        if os.path.isdir(lib) else []
+    return f"helm-python-sdk {version} {' '.join(stamp)}"
+
+
+def _binary_identity(tool: str) -> str:
+    real = os.path.realpath(tool)
+    try:
+        st = os.stat(real)
+    except OSError:
+        return real
+    return f"{real} {st.st_size} {st.st_mtime_ns}"
 
 
 def available() -> str | None:
-    """The renderer that would run, or None when there is none."""
-    if shutil.which("helm"):
-        return "helm"
-    sdk = _sdk()
-    return f"Helm SDK {sdk.helm_sdk_version()}" if sdk is not None else None
+    """The renderer that would run (its identity), or None when there is none."""
+    tool = shutil.which("helm")
+    if tool:
+        return f"helm {_binary_identity(tool)}"
+    return f"Helm SDK ({_sdk_identity()})" if _sdk_dirs() is not None else None
 
 
 def _split(out: str) -> dict[str, str]:
@@ -123,55 +149,115 @@ def _split(out: str) -> dict[str, str]:
     return by_source
 
 
-def _with_binary(helm: str, root: str, release: str, namespace: str | None,
-                 values_files: list[str]) -> Rendered:
-    argv = [helm, "template", release, root]
+def _with_binary(helm: str, copy: str, release: str, namespace: str | None, values: str,
+                 timeout: float) -> tuple[Rendered, bool]:
+    values_file = os.path.join(os.path.dirname(copy), "gpulint-values.json")
+    with open(values_file, "w", encoding="utf-8") as fh:
+        fh.write(values)
+    argv = [helm, "template", release, copy, "--values", values_file]
     if namespace:
         argv += ["--namespace", namespace]
-    for v in values_files:
-        argv += ["--values", v]
-    out, err = run(argv)
-    return Rendered("helm", _split(out) if out is not None else None, err)
+    out, err, stable = confine.run(argv, timeout, took_longer=took_longer)
+    return Rendered("helm", _split(out) if out is not None else None, err,
+                    stopped=out is None and not stable), stable
 
 
-def _with_sdk(sdk: Any, root: str, release: str, namespace: str | None,
-              values: dict[str, Any]) -> Rendered:
-    """Render in a daemon thread bounded like a binary's run: a template that loops is left
-    behind (the SDK cannot be interrupted) and the scan goes on."""
-    name = f"Helm SDK {sdk.helm_sdk_version()}"
-    timeout = time_left()
-    if timeout <= 0:
-        return Rendered(name, None, spent())
-    box: dict[str, Any] = {}
-
-    def render() -> None:
-        try:
-            with sdk.Chart.load(root) as chart:
-                box["out"] = chart.render(values, name=release, namespace=namespace or "default")
-        except Exception as e:
-            detail = str(getattr(e, "detail", "") or e).strip().splitlines()
-            box["error"] = detail[-1] if detail else type(e).__name__
-
-    worker = threading.Thread(target=render, name="gpulint-helm-render", daemon=True)
-    worker.start()
-    worker.join(timeout)
-    if worker.is_alive():
-        return Rendered(name, None, took_longer(timeout, "abandoned"))
-    if "error" in box or not isinstance(box.get("out"), dict):
-        return Rendered(name, None, str(box.get("error", "no output")))
-    return Rendered(name, {k: v for k, v in box["out"].items()
-                           if not k.endswith("NOTES.txt") and v.strip()})
+def _with_sdk(dirs: list[str], copy: str, release: str, namespace: str | None, values: str,
+              timeout: float) -> tuple[Rendered, bool]:
+    request = f'{{"chart": {json.dumps(copy)}, "release": {json.dumps(release)}, ' \
+        f'"namespace": {json.dumps(namespace)}, "timeout": {timeout}, "values": {values}}}'
+    out, err, _ = confine.run([sys.executable, "-s", "-m", "gpulint.render.helm_child"],
+                              timeout, request.encode(), {"PYTHONPATH": os.pathsep.join(dirs),
+                                                          "PYTHONDONTWRITEBYTECODE": "1"},
+                              took_longer=took_longer)
+    try:
+        answer = json.loads(out) if out is not None else None
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        return Rendered("Helm SDK", None, err or "no answer from the renderer",
+                        stopped=True), False
+    name = str(answer.get("renderer") or "Helm SDK")
+    templates = answer.get("templates")
+    if not isinstance(templates, dict):
+        return Rendered(name, None, str(answer.get("error") or "no output")), True
+    return Rendered(name, {str(k): str(v) for k, v in templates.items()
+                           if not str(k).endswith("NOTES.txt") and str(v).strip()}), True
 
 
 def render(root: str, release: str, namespace: str | None, values_files: list[str],
            values: dict[str, Any]) -> Rendered | None:
-    """Render with the binary (given the values files) or the SDK (given the merged values);
-    None when neither is available."""
+    """Render the chart at `root` with the merged `values` (`values_files` are their sources,
+    already in `values`); None when no renderer is available."""
+    del values_files  # read into `values` by the caller, through the confined reader
     helm = shutil.which("helm")
-    if helm:
-        return _with_binary(helm, root, release, namespace, values_files)
-    sdk = _sdk()
-    return _with_sdk(sdk, root, release, namespace, values) if sdk is not None else None
+    dirs = None if helm else _sdk_dirs()
+    if helm is None and dirs is None:
+        return None
+    name = "helm" if helm else "Helm SDK"
+    try:
+        chart = chart_stage.stage(root)
+    except chart_stage.Refused as e:
+        return Rendered(name, None, f"not handed to {name}: {e}", refused=True)
+    payload = json.dumps(values, sort_keys=True, default=str)
+    ident = f"{_FORMAT}\n{available()}\n{chart.digest()}\n{release}\n{namespace}\n"
+    key = _cache.key("helm-render", (ident + payload).encode()) if _cache is not None else ""
+    hit = _cached(key)
+    if hit is not None:
+        return hit
+    timeout = time_left()
+    if timeout <= 0:
+        return Rendered(name, None, spent(), stopped=True)
+    with tempfile.TemporaryDirectory(prefix="gpulint-chart-") as tmp:
+        copy = chart.write(os.path.join(tmp, "chart"))
+        rendered, stable = _with_binary(helm, copy, release, namespace, payload, timeout) \
+            if helm else _with_sdk(dirs or [], copy, release, namespace, payload, timeout)
+    if stable and key:
+        _store(key, rendered)
+    return rendered
+
+
+def parse(source: str, text: str) -> tuple[list[K8sObject], list[Diagnostic]]:
+    """A template's rendered text as objects (load_documents), cached by its text: on a warm
+    re-run of charts with large CRDs this parse is most of the time."""
+    key = _cache.key("helm-rendered-yaml", f"{source}\0{text}".encode()) \
+        if _cache is not None else ""
+    entry = _cache.get(key) if key else None
+    if isinstance(entry, Parsed) and entry.kind == "kubernetes":
+        return ([K8sObject(source, line, doc) for line, doc in entry.docs],
+                [Diagnostic(source, line, msg, sev) for line, msg, sev in entry.diags])
+    objects, diags = load_documents(source, text)
+    if key:
+        _cache.put(key, Parsed("kubernetes", docs=[(o.line, o.doc) for o in objects],
+                               diags=[(d.line, d.message, d.severity) for d in diags]))
+    return objects, diags
+
+
+def flush() -> None:
+    """Write the queued cache entries (one transaction)."""
+    if _cache is not None:
+        _cache.flush()
+
+
+def _cached(key: str) -> Rendered | None:
+    if not key:
+        return None
+    entry = _cache.get(key)
+    try:
+        data = json.loads(entry) if isinstance(entry, str) else None
+        if not isinstance(data, dict):
+            return None
+        templates = data["templates"]
+        return Rendered(str(data["renderer"]), None if templates is None else
+                        {str(k): str(v) for k, v in templates.items()}, str(data["error"]))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _store(key: str, rendered: Rendered) -> None:
+    _cache.put(key, json.dumps({"renderer": rendered.renderer, "templates": rendered.templates,
+                                "error": rendered.error}))
+    _cache.flush()
 
 
 def source_path(root: str, template: str) -> str | None:

@@ -17,6 +17,7 @@ scanned tree, or remote: `git::…`, `https://…`) is a note naming it.
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -64,8 +65,8 @@ class Scan:
     files: set[str]
     charts: set[str]
     read: Read
-    # Helmfiles already read, by (path, environment), when no parent passes them values
-    states: dict[tuple[str, str], State] = field(default_factory=dict)
+    # Helmfiles already read, by (path, environment, values a parent passes them)
+    states: dict[tuple[str, str, str], State] = field(default_factory=dict)
     # YAML already parsed, by file and text: environments re-read the same files
     parsed: dict[tuple[str, str], tuple[list[Any], list[Diagnostic]]] = field(
         default_factory=dict)
@@ -178,12 +179,14 @@ def read(path: str, scan: Scan, env: str = "default",
          passed: dict[str, Any] | None = None) -> State:
     """The helmfile at `path` for environment `env`, with values `passed` down by a parent
     helmfile over its own."""
-    if passed:
-        return _read(path, scan, env, passed)
-    key = (os.path.abspath(path), env)
+    key = (os.path.abspath(path), env, passed_key(passed))  # each read once, values included
     if key not in scan.states:
-        scan.states[key] = _read(path, scan, env, {})
+        scan.states[key] = _read(path, scan, env, passed or {})
     return scan.states[key]
+
+
+def passed_key(passed: dict[str, Any] | None) -> str:
+    return json.dumps(passed, sort_keys=True, default=str) if passed else ""
 
 
 def _read(path: str, scan: Scan, env: str, passed: dict[str, Any]) -> State:

@@ -9,7 +9,10 @@ addressed as written. `helm.helmfile.environments` in the configuration restrict
 declared environments are read.
 
 A nested helmfile is read for its parent's environment; one that does not declare it (and is
-given no values) is skipped, as helmfile skips it.
+given no values) is skipped, as helmfile skips it. A nested helmfile named again with the same
+environment, values and selectors (17 helmfiles each naming the next six times would be 6^16
+reads) is taken once, and one top-level read takes at most MAX_VISITS nested helmfiles: the
+rest is a warning.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from gpulint.render.helmfile import Release, Scan
 from gpulint.render.helmfile_names import is_helmfile
 
 MAX_DEPTH = 16  # nested helmfiles inside each other
+MAX_VISITS = 1_000  # nested helmfiles taken under one top-level helmfile and environment
 
 
 @dataclass
@@ -38,6 +42,9 @@ class Result:
     releases: list[Deployed] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     consumed: set[str] = field(default_factory=set)  # files read with a helmfile (absolute)
+    # (helmfile, environment, passed values, selectors) taken, per top-level read
+    visited: set[tuple[str, str, str, str]] = field(default_factory=set)
+    visits: int = 0
 
 
 def _references(path: str, scan: Scan) -> set[str]:
@@ -82,6 +89,7 @@ def _top(path: str, scan: Scan, selected: tuple[str, ...] | None, out: Result) -
     first = helmfile.read(path, scan)
     declared = first.environments
     if not [e for e in declared if e != "default"]:
+        out.visited, out.visits = set(), 0
         _take(path, first, "default", None, scan, out, (os.path.abspath(path),))
         if first.left:
             out.diagnostics.append(Diagnostic(path, None, "read for the default environment; "
@@ -112,6 +120,7 @@ def _top(path: str, scan: Scan, selected: tuple[str, ...] | None, out: Result) -
         "info"))
     for env in envs:
         state = helmfile.read(path, scan, env)
+        out.visited, out.visits = set(), 0
         _take(path, state, env, env, scan, out, (os.path.abspath(path),))
         if state.left:
             out.diagnostics.append(Diagnostic(path, None, f"environment {env}: "
@@ -181,6 +190,18 @@ def _child(child: str, nested: helmfile.Nested, env: str, variant: str | None,
         out.diagnostics.append(Diagnostic(nested.source, nested.line, f"nested helmfile "
                                           f"{nested.path} includes itself, not read again",
                                           "info"))
+        return
+    seen = (os.path.abspath(child), env, helmfile.passed_key(passed),
+            ",".join(selectors) if selectors is not None else "\0")
+    if seen in out.visited:
+        return  # the same helmfile, environment, values and selectors: its releases are in
+    out.visited.add(seen)
+    out.visits += 1
+    if out.visits > MAX_VISITS:
+        if out.visits == MAX_VISITS + 1:
+            out.diagnostics.append(Diagnostic(stack[0], None, f"more than {MAX_VISITS} nested "
+                                              "helmfiles under this one, the rest not read",
+                                              "warning"))
         return
     out.consumed.add(os.path.abspath(child))
     state = helmfile.read(child, scan, env, passed)

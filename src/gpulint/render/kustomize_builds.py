@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpulint.load.kubernetes import K8sObject, load_documents, separators
+from gpulint.load.kubernetes import K8sObject, separators
 from gpulint.model import Diagnostic
-from gpulint.render import kustomize, kustomize_batch, kustomize_helm
+from gpulint.render import helm, kustomize, kustomize_batch, kustomize_helm
 
 if TYPE_CHECKING:
     from gpulint.render.templates import TemplatePlan
@@ -136,7 +136,7 @@ def _emit(build: _Build, plan: TemplatePlan, read: Callable[[str], str | None],
             declared[path] = _declared(path, text) if text else []
         for kind, name, line in declared[path]:
             origin.setdefault((kind, name), (path, line))
-    objects, diags = load_documents(build.name, build.out or "")
+    objects, diags = helm.parse(build.name, build.out or "")  # cached by the output's text
     plan.diagnostics.extend(Diagnostic(build.name, d.line, f"kustomize output: {d.message}",
                                        d.severity) for d in diags)
     for obj in objects:

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from gpulint.files import containment
-from gpulint.load.kubernetes import load_documents
 from gpulint.model import CHART_RENDER, Diagnostic
 from gpulint.render import helm, kustomize
 from gpulint.render import values as values_reader
@@ -79,20 +78,16 @@ def _render(e: Entry, read: Read, into: str, staged: Staged) -> str | None:
     assert e.chart is not None
     diags: list[Diagnostic] = []
     _, over = values_of(e, read, diags)
-    values = os.path.join(staged.tmp, f"values-{len(staged.rendered)}.yaml")
-    with open(values, "w", encoding="utf-8") as fh:  # for the binary; not part of the copy
-        fh.write(yaml.safe_dump(over.tree))
-    rendered = helm.render(e.chart, e.release, e.namespace, [values], over.tree)
+    rendered = helm.render(e.chart, e.release, e.namespace, [], over.tree)
     if rendered is None or rendered.templates is None:
-        staged.rendered[e.key] = f"{rendered.renderer} failed: {rendered.error}" \
-            if rendered is not None else "no Helm renderer: put helm on PATH or pip install " \
-            "'gpulint[helm]'"
+        staged.rendered[e.key] = rendered.reason() if rendered is not None else \
+            "no Helm renderer: put helm on PATH or pip install 'gpulint[helm]'"
         return None
     chart_file = os.path.join(e.chart, "Chart.yaml")
     docs = []
     for template, text in sorted(rendered.templates.items()):
         source = helm.source_path(e.chart, template) or chart_file
-        objects, _ = load_documents(source, text)
+        objects, _ = helm.parse(source, text)
         for obj in objects:
             doc = helm.in_namespace(obj.doc, e.namespace)
             docs.append(doc)
@@ -162,11 +157,13 @@ def stage(root: str, files: list[str], read: Read, cache: Any = None, ident: str
     staged = Staged(tmp, os.path.join(tmp, "tree", os.path.relpath(os.path.abspath(root),
                                                                    common)),
                     key=key, cache=cache if key else None)
-    kust_files = {os.path.abspath(k) for k in kusts}
+    # Kustomization files as the scan names them: their charts' objects and notes are reported
+    # at those names, never at the runner's absolute paths.
+    kust_files = {os.path.abspath(k): k for k in kusts}
     for path in todo:
         target = os.path.join(tmp, "tree", os.path.relpath(path, common))
-        if path in kust_files and entries(path, read):
-            _rewrite(path, target, read, staged)
+        if path in kust_files and entries(kust_files[path], read):
+            _rewrite(kust_files[path], target, read, staged)
         elif not containment.escapes(path) and os.path.isfile(path):
             staged.write(target, kustomize.without_crds(read(path) or ""))
     return staged

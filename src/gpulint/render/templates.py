@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -22,7 +20,7 @@ import yaml
 from gpulint.files import containment
 from gpulint.files.safe_yaml import safe_load as safe_yaml
 from gpulint.files.text import read_text
-from gpulint.load.kubernetes import K8sObject, is_manifest, load_documents, looks_like_kubernetes
+from gpulint.load.kubernetes import K8sObject, is_manifest, looks_like_kubernetes
 from gpulint.load.source import templated_line
 from gpulint.model import CHART_RENDER, VALUES_READ, Diagnostic, SourceFile
 from gpulint.render import (
@@ -94,25 +92,11 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
     """Render a local chart; when it cannot be, read its GPU requests from its values."""
     chart_file = os.path.join(root, "Chart.yaml")
     full, over = _values_of(root, values_files, inline, read, plan.diagnostics)
-    files = list(values_files)
-    temp = None
-    if inline and shutil.which("helm"):  # the binary takes inline values as a file
-        temp = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
-        merged: dict[str, Any] = {}
-        for tree, _, _ in inline:  # one document: helm reads only the first of a values file
-            merged = values_tree.merge_into(merged, tree)
-        temp.write(yaml.safe_dump(merged))
-        temp.close()
-        files.append(temp.name)
-    try:
-        rendered = helm.render(root, release, namespace, files, over.tree)
-    finally:
-        if temp is not None:
-            os.unlink(temp.name)
+    rendered = helm.render(root, release, namespace, values_files, over.tree)
     if rendered is not None and rendered.templates is not None:
         for template, text in sorted(rendered.templates.items()):
             source = helm.source_path(root, template) or chart_file
-            objects, diags = load_documents(source, text)
+            objects, diags = helm.parse(source, text)
             plan.diagnostics.extend(Diagnostic(chart_file, None, f"rendered chart: {d.message}",
                                                d.severity, CHART_RENDER) for d in diags)
             for obj in objects:
@@ -126,10 +110,11 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
             _from_values(full, release, namespace, chart_file, f"dependency {dep} is not in the "
                          "chart's charts/ directory, not rendered", plan, (dep,))
         return
-    why = (f"{rendered.renderer} failed: {rendered.error}" if rendered is not None else
+    why = (rendered.reason() if rendered is not None else
            "no Helm renderer: put helm on PATH or pip install 'gpulint[helm]'")
     _from_values(full, release, namespace, chart_file, f"chart not rendered ({why})", plan,
-                 severity=plan.unrendered, origin=CHART_RENDER)
+                 severity=(rendered.severity if rendered is not None else None)
+                 or plan.unrendered, origin=CHART_RENDER)
 
 
 # A chart's own folders: templates, subcharts, CRDs installed as they are, chart-testing values.
@@ -275,6 +260,7 @@ def plan(files: list[SourceFile], helm_values: list[str],
     `helmfile_environments` the helmfile environments to read (None: every one)."""
     out = TemplatePlan(unrendered="warning" if strict else "info")
     helm.start_budget()
+    helm.use_cache(cache)
     paths = [f.path for f in files]
     texts: dict[str, str | None] = {}
     raw_read = read
@@ -312,4 +298,5 @@ def plan(files: list[SourceFile], helm_values: list[str],
     kustomize_helm.unbuilt(kust_files, paths, out, read, _chart, _skip_chart)
     _standalone_values(paths, out.skip, out, read)
     out.skip.update(p for p in paths if os.path.abspath(p) in out.skip)
+    helm.flush()
     return out

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from gpulint.files import containment
 from gpulint.files.safe_yaml import MAX_NESTING_DEPTH, node_graph_problem, too_deep_line
 from gpulint.model import Diagnostic, Unknown
 from gpulint.terraform.fileset import GlobError
@@ -53,7 +54,10 @@ class FileAccess:
         return real
 
     def contains(self, real: str) -> bool:
-        return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in self.roots)
+        """Inside a root and not in its version-control metadata (`.git/config` holds the
+        checkout's token)."""
+        return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep)
+                   for r in self.roots) and not containment.in_vcs(real, self.roots)
 
     def read_paths(self) -> set[str]:
         """Real paths of the files read so far (shared by every root module of the scan)."""

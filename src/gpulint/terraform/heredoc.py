@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gpulint.terraform.syntax import HclSyntaxError
+
 DIRECTIVE = "%{"
 MAX_NESTING = 64  # strings in interpolations in strings…: deeper is refused, not recursed into
 
@@ -136,3 +138,51 @@ def split(text: str) -> list[str | Piece] | tuple[str, int]:
     if literal:
         parts.append("".join(literal))
     return parts
+
+
+# python-hcl2's heredoc terminal ends in `\s*(?P=marker)` after a lazy body: at every line of
+# the body `\s*` runs over the blank lines that follow, so a body of blank lines costs the
+# square of its length (80 KB: 34 s; unterminated, 0.5 MB: no end). A long run of blank lines
+# in a heredoc therefore gets a mark (GUARD, removed again from the body) that stops `\s*`.
+GUARD = "\x01"
+_GUARD_FROM = 64  # blank lines in one heredoc before the marks are worth it
+_OPENER = re.compile(r"<<-?([A-Za-z][A-Za-z0-9._-]*)\r?$")
+
+
+def _opens_heredoc(line: str) -> re.Match[str] | None:
+    """The heredoc a line opens, not in a comment or a quoted string."""
+    m = _OPENER.search(line)
+    if m is None:
+        return None
+    before = line[:m.start()]
+    if "#" in before or "//" in before or "/*" in before or before.count('"') % 2:
+        return None
+    return m
+
+
+def guard_heredocs(text: str) -> str:
+    """`text` with a GUARD at the end of each blank line of a heredoc that has many; a heredoc
+    that is never closed is an HclSyntaxError at its line, found in linear time."""
+    if "<<" not in text or GUARD in text:
+        return text
+    lines = text.split("\n")
+    i, changed = 0, False
+    while i < len(lines):
+        m = _opens_heredoc(lines[i])
+        if m is None:
+            i += 1
+            continue
+        marker, j = m.group(1), i + 1
+        while j < len(lines) and lines[j].strip() != marker:
+            j += 1
+        if j == len(lines):
+            raise HclSyntaxError(f"heredoc <<{marker} is never closed (no line {marker!r} "
+                                 "after it)", i + 1)
+        blank = [k for k in range(i + 1, j) if not lines[k].strip()]
+        if len(blank) >= _GUARD_FROM:
+            for k in blank:
+                line = lines[k]
+                lines[k] = line[:-1] + GUARD + "\r" if line.endswith("\r") else line + GUARD
+            changed = True
+        i = j + 1
+    return "\n".join(lines) if changed else text

@@ -53,6 +53,7 @@ def parse_tree(text: str) -> Any:
         UnexpectedToken,
     )
 
+    text = heredoc.guard_heredocs(text)
     try:
         return parses_to_tree(text)
     except UnexpectedToken as e:
@@ -208,7 +209,7 @@ def _heredoc_body(token: str) -> str:
     marker took seconds over a long run of spaces (quadratic; 19 s for 30 KB)."""
     first = token.find("\n")
     marker = token[:first].rstrip("\r").lstrip("<").lstrip("-")
-    text = token[first + 1:] if first >= 0 else ""
+    text = token[first + 1:].replace(heredoc.GUARD, "") if first >= 0 else ""
     text = text[:-1] if text.endswith("\n") else text
     text = text[:-1] if text.endswith("\r") else text
     if not marker or not text.endswith(marker):

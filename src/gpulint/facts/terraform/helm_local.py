@@ -13,13 +13,10 @@ values (templates.py renders every chart directory it finds) is replaced by this
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Any
 
-import yaml
-
 from gpulint.facts.terraform.helm_tf import ReadText, Release, to_values
-from gpulint.load.kubernetes import K8sObject, load_documents
+from gpulint.load.kubernetes import K8sObject
 from gpulint.model import CHART_RENDER, Diagnostic, Unknown
 from gpulint.render import helm, values_tree
 from gpulint.render import values as values_reader
@@ -51,7 +48,7 @@ def _objects(root: str, release: Release, templates: dict[str, str],
     diags: list[Diagnostic] = []
     for template, text in sorted(templates.items()):
         source = helm.source_path(root, template) or chart_file
-        objects, problems = load_documents(source, text)
+        objects, problems = helm.parse(source, text)
         diags += [Diagnostic(chart_file, None, f"rendered chart: {d.message}", d.severity,
                              CHART_RENDER) for d in problems]
         for obj in objects:
@@ -80,27 +77,23 @@ def render(release: Release, root: str,
            read: ReadText) -> tuple[list[K8sObject], list[Diagnostic]]:
     """The release's objects from its chart rendered, else read from the values, with notes."""
     values, diags = to_values(release, read)
-    temp = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)  # for the binary
-    try:
-        temp.write(yaml.safe_dump(values.tree))
-        temp.close()
-        rendered = helm.render(root, release.name, release.namespace, [temp.name], values.tree)
-    finally:
-        os.unlink(temp.name)
+    rendered = helm.render(root, release.name, release.namespace, [], values.tree)
     chart = os.path.relpath(os.path.realpath(root),
                             os.path.dirname(os.path.realpath(release.path)))
     if rendered is not None and rendered.templates is not None:
         objects, problems = _objects(root, release, rendered.templates, read)
+        helm.flush()
         note = f"chart {chart} rendered with {rendered.renderer} for {release.label} " \
             f"(release {release.name})"
         return objects, [*diags, *problems, Diagnostic(release.path, release.line, note, "info")]
-    why = f"{rendered.renderer} failed: {rendered.error}" if rendered is not None else \
+    why = rendered.reason() if rendered is not None else \
         "no Helm renderer: put helm on PATH or pip install 'gpulint[helm]'"
     full = _with_chart_values(root, values, read, diags)
     objects = values_reader.read(full, release.name, release.namespace) if full.tree else []
     note = f"{release.label}: chart {chart} not rendered ({why}); read " \
         f"{values_reader.describe(objects)} from its values"
-    return objects, [*diags, Diagnostic(release.path, release.line, note, "info")]
+    severity = (rendered.severity if rendered is not None else None) or "info"
+    return objects, [*diags, Diagnostic(release.path, release.line, note, severity)]
 
 
 def replaces(root: str, path: str | None) -> bool:
