@@ -113,6 +113,7 @@ def _job(work: Path, gh: FakeGitHub, inputs: dict[str, str]) -> tuple[int, str, 
     steps = _steps()
     env = {"GPULINT_PATHS": ".", "GPULINT_CONFIG": inputs.get("config", ""),
            "GPULINT_FAIL_ON": inputs.get("fail-on", ""),
+           "GPULINT_BASELINE": inputs.get("baseline", ""),
            "GPULINT_MAX_INCREASE": inputs.get("max-increase", ""),
            "GPULINT_BEHAVIOUR": "update", "GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": gh.api_url}
     code, log, scan = _run(steps["scan"], work, env)

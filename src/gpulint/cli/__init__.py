@@ -134,7 +134,9 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
               help="Also exit 1 on tool warnings (an unused suppression, a skipped file) and on "
                    "GPU resources that could not be priced or evaluated.")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
-              help="Report only findings not recorded in this baseline (gpulint baseline).")
+              help="Report only findings not recorded in this baseline (gpulint baseline); "
+                   "default: the configuration's `baseline`.")
+@click.option("--no-baseline", is_flag=True, help="Report every finding, baselined ones too.")
 @click.option("--show-suppressed", is_flag=True, help="List the findings hidden by suppressions.")
 @click.option("--sarif-root", type=click.Path(exists=True, file_okay=False),
               help="SARIF: the directory file URIs are relative to (default: the git top level "
@@ -150,22 +152,17 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
                    "(the pre-commit hook's output).")
 @selection_flags
 @scan_flags
-def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: str | None,
+def scan(paths: tuple[str, ...], fmt: str, output: str | None,
          show_suppressed: bool, sarif_root: str | None, color: str, no_color: bool,
          verbose: bool, quiet: bool, concise: bool, **params: Any) -> None:
     """Scan PATHS (default: the current directory; - for a manifest stream on standard input,
     e.g. `helm template … | gpulint scan -`) for GPU cost problems."""
     from gpulint.report import build as report_mod
 
-    result, rules = run_scan(params, list(paths) or ["."])
-    if baseline_file:
-        from gpulint.report import baseline
-
-        try:
-            known = baseline.load(baseline_file)
-        except baseline.BaselineError as e:
-            fail_usage(str(e))
-        result.findings, result.baselined = baseline.split(result.findings, known)
+    targets = list(paths) or ["."]
+    result, rules = run_scan(params, targets)
+    if result.settings.baseline:
+        _apply_baseline(result, targets, rules)
     report = report_mod.build(result, result.settings.pricing.hours,
                               show_suppressed=show_suppressed)
     from gpulint.reporters import render
@@ -187,6 +184,29 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None, baseline_file: st
         text += text_mod.verdict(report) + "\n"  # one line, the last, for the whole run
     output_mod.emit(text, output, use_colour)
     sys.exit(EXIT_FINDINGS if report["summary"]["gate"]["failed"] else 0)
+
+
+def _apply_baseline(result: Any, targets: list[str], rules: list[Any]) -> None:
+    """Hide the findings the baseline records; its notices join the diagnostics."""
+    from gpulint.report import baseline
+
+    try:
+        base = baseline.load(result.settings.baseline)
+    except baseline.BaselineError as e:
+        fail_usage(str(e) + _configured_baseline(result.settings))
+    done = baseline.apply(base, result.findings, targets, (r.id for r in rules))
+    result.findings, result.baselined = done.new, done.baselined
+    result.diagnostics += done.notices
+
+
+def _configured_baseline(settings: Any) -> str:
+    """Where a baseline that cannot be read was named, when the configuration named it."""
+    source = settings.source
+    if source is None or not source.data.get("baseline") \
+            or os.path.abspath(settings.baseline) != source.relative(source.data["baseline"]):
+        return ""
+    line = source.lines.get(("baseline",))
+    return f" (set by {os.path.relpath(source.path)}{f':{line}' if line else ''}: baseline)"
 
 
 @cli.group(invoke_without_command=True)
