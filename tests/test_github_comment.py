@@ -513,3 +513,21 @@ def test_cli_invalid_json_is_usage_error(gh, tmp_path, monkeypatch):
     bad.write_text("{nope")
     result = CliRunner().invoke(comment_group, ["github", "--report", str(bad)])
     assert result.exit_code == 2 and "not valid JSON" in result.output
+
+
+def test_cli_dry_run_writes_exactly_the_body_that_is_posted(gh, tmp_path, monkeypatch):
+    summary = _env(monkeypatch, gh, tmp_path)
+    monkeypatch.delenv("GITHUB_TOKEN")  # a preview needs no token
+    preview = invoke("--diff", str(DATA / "pr_diff.json"), "--dry-run")
+    assert preview.exit_code == 0, preview.output
+    assert gh.state.requests == [] and not summary.exists()  # nothing posted or written
+    written = tmp_path / "body.md"
+    to_file = invoke("--diff", str(DATA / "pr_diff.json"), "--dry-run", "-o", str(written))
+    assert to_file.exit_code == 0 and to_file.stdout == ""
+    assert written.read_text() == preview.stdout
+    monkeypatch.setenv("GITHUB_TOKEN", BOT_TOKEN)
+    posted = invoke("--diff", str(DATA / "pr_diff.json"), "-o", str(tmp_path / "again.md"))
+    assert posted.exit_code == 0, posted.output
+    [only] = ours(gh)
+    assert only["body"] == preview.stdout == (tmp_path / "again.md").read_text()
+    assert preview.stdout.startswith(f"<!-- gpulint:comment -->\n<!-- gpulint:head={SHAS[0]}")

@@ -21,7 +21,7 @@ import click
 
 from gpulint.files.reader import TOOL_FILE_LIMIT, read_file_text
 from gpulint.github.api import GitHubClient, GitHubError
-from gpulint.github.comment import BEHAVIOURS, upsert_comment
+from gpulint.github.comment import BEHAVIOURS, upsert_comment, with_head
 from gpulint.github.summary import write_job_summary
 from gpulint.model import FAIL_ON_CHOICES
 from gpulint.report.exit import fails
@@ -106,6 +106,33 @@ def _check_report(report: dict[str, Any], path: str) -> None:
                                f"{error.message[:200]}")
 
 
+def _gate(report: dict[str, Any], fail_on: str) -> None:
+    if fails(report, fail_on):
+        click.echo(f"gpulint: findings at or above '{fail_on}'", err=True)
+        sys.exit(1)
+
+
+def preview_options(func: Any) -> Any:
+    """--dry-run and -o FILE, shared by every `comment` command."""
+    from gpulint.cli.output import check_output
+
+    func = click.option("--output", "-o", type=click.Path(dir_okay=False), callback=check_output,
+                        help="Also write the comment body to this file.")(func)
+    return click.option("--dry-run", is_flag=True,
+                        help="Write the body that would be posted (to standard output, or -o "
+                             "FILE) and post nothing; no token needed.")(func)
+
+
+def preview(body: str, dry_run: bool, output: str | None) -> bool:
+    """Write ``body`` where -o says (standard output for a dry run without -o); True when
+    the run stops there."""
+    from gpulint.cli import output as output_mod
+
+    if output or dry_run:
+        output_mod.emit(body, output)  # byte for byte what is posted
+    return dry_run
+
+
 @click.group("comment")
 def comment() -> None:
     """Publish a gpulint report where reviewers will see it."""
@@ -136,6 +163,7 @@ def comment() -> None:
               help="Exit 1 instead of 0 when the comment could not be written.")
 @click.option("--max-chars", type=click.IntRange(min=1000, max=markdown.GITHUB_COMMENT_LIMIT),
               default=65000, show_default=True, help="Comment size budget.")
+@preview_options
 def github(
     report_path: str,
     diff_path: str | None,
@@ -149,11 +177,14 @@ def github(
     comment_author: str | None,
     strict: bool,
     max_chars: int,
+    dry_run: bool,
+    output: str | None,
 ) -> None:
     """Post or update the gpulint comment on a GitHub pull request.
 
     Falls back to the job summary and workflow annotations when there is no pull request,
-    no token, or the token may not write (pull requests from forks).
+    no token, or the token may not write (pull requests from forks). --dry-run writes the
+    body that would be posted and posts nothing.
     """
     report = _read_json(report_path, "report")
     _check_report(report, report_path)
@@ -166,6 +197,9 @@ def github(
     ctx = resolve_context(repo, pr, head_sha)
     body = markdown.render(report, diff, repo_url=ctx.repo_url, head_sha=ctx.head_sha,
                            max_chars=max_chars)
+    if preview(with_head(body, ctx.head_sha), dry_run, output):
+        _gate(report, fail_on)
+        return
     write_job_summary(body)
 
     problem = _post(ctx, body, token, api_url, behaviour, comment_author)
@@ -175,9 +209,7 @@ def github(
         sys.stdout.flush()
         if strict:
             sys.exit(1)
-    if fails(report, fail_on):
-        click.echo(f"gpulint: findings at or above '{fail_on}'", err=True)
-        sys.exit(1)
+    _gate(report, fail_on)
 
 
 def _post(ctx: GitHubContext, body: str, token: str | None, api_url: str | None,

@@ -81,7 +81,7 @@ def head_of(body: str | None) -> str | None:
     return m.group(1) if m else None
 
 
-def _with_head(body: str, head_sha: str | None) -> str:
+def with_head(body: str, head_sha: str | None) -> str:
     """Make sure ``body`` starts with the comment marker and carries the head marker."""
     if not body.startswith(COMMENT_MARKER):
         body = COMMENT_MARKER + "\n" + body
@@ -224,7 +224,7 @@ def upsert_comment(
         raise ValueError(
             f"unknown comment behaviour {behaviour!r}; expected one of {', '.join(BEHAVIOURS)}"
         )
-    body = _with_head(body, head_sha)
+    body = with_head(body, head_sha)
     try:
         ctx = _Ctx(client, repo, int(pr_number), author or resolve_author(client), head_sha)
         return _upsert(ctx, body, behaviour)
