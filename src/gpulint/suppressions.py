@@ -173,7 +173,10 @@ def apply(findings: list[Finding], not_evaluated: list[NotEvaluated],
             out.findings.append(f)
         elif hit.until and hit.until < today:
             note = f" (suppression expired on {hit.until.isoformat()}: {hit.reason})"
-            out.findings.append(dataclasses.replace(f, message=f.message + note))
+            # On the short message too: the default text output names the lapsed decision.
+            out.findings.append(dataclasses.replace(
+                f, message=f.message + note,
+                short_message=f.short_message + note if f.short_message else ""))
         else:
             out.suppressed.append((f, hit))
     for n in not_evaluated:

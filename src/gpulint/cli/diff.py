@@ -62,6 +62,18 @@ def _finding_line(f: dict[str, Any]) -> str:
     return f"{f['path']}:{f['line']}: {f['severity']} {f['rule']} {f['message']}{saving}"
 
 
+def _why(f: dict[str, Any]) -> str:
+    """The suppression's reason and expiry: what the reviewer is asked to accept."""
+    s = f.get("suppression") or {}
+    until = f" until {s['until']}" if s.get("until") else ""
+    where = f"{s.get('path')}:{s.get('line')}"
+    return f"suppressed{until}: {s.get('reason') or '(no reason)'} ({where})"
+
+
+def _suppressed_line(f: dict[str, Any]) -> str:
+    return f"{f['path']}:{f['line']}: {f['severity']} {f['rule']} {f['address']} — {_why(f)}"
+
+
 def render_text(d: dict[str, Any], verbose: bool = False) -> str:
     from gpulint.reporters.text import price_note
 
@@ -88,6 +100,9 @@ def render_text(d: dict[str, Any], verbose: bool = False) -> str:
     for title, key in (("New findings", "new_findings"), ("Fixed findings", "fixed_findings")):
         if d[key]:
             out += ["", f"{title} ({len(d[key])})"] + ["  " + _finding_line(f) for f in d[key]]
+    if d.get("suppressed_findings"):
+        out += ["", f"Suppressed in this change, not fixed ({len(d['suppressed_findings'])})"]
+        out += ["  " + _suppressed_line(f) for f in d["suppressed_findings"]]
     out += ["", price_note(d)]
     return "\n".join(out) + "\n"
 
@@ -110,6 +125,11 @@ def render_markdown(d: dict[str, Any]) -> str:
             out += ["", f"### {title} ({len(d[key])})", ""]
             out += [f"- `{f['path']}:{f['line']}` **{f['rule']}** ({f['severity']}): "
                     f"{f['message']}" for f in d[key]]
+    if d.get("suppressed_findings"):
+        out += ["", f"### Suppressed in this change, not fixed ({len(d['suppressed_findings'])})",
+                ""]
+        out += [f"- `{f['path']}:{f['line']}` **{f['rule']}** ({f['severity']}): "
+                f"{_why(f)}" for f in d["suppressed_findings"]]
     out += ["", f"_{price_note(d)}_"]
     return "\n".join(out) + "\n"
 
@@ -167,9 +187,10 @@ def diff(paths: tuple[str, ...], base_ref: str | None, compare_to: str | None,
             result, _missing = diff_mod.scan_git_base(base_ref, targets, rules, settings)
         except GitError as e:
             raise click.UsageError(f"--base {base_ref}: {e}") from None
-        base = report_mod.build(result, settings.pricing.hours)
+        base = report_mod.build(result, settings.pricing.hours, show_suppressed=True)
         label = base_ref
-    head = report_mod.build(scan_mod.run(targets, rules, settings), settings.pricing.hours)
+    head = report_mod.build(scan_mod.run(targets, rules, settings), settings.pricing.hours,
+                            show_suppressed=True)
     data = diff_mod.compare(base, head, label)
     exceeded = max_increase is not None and data["delta_usd"] > max_increase
     data["max_increase_usd"] = max_increase

@@ -143,6 +143,18 @@ def compare(base: dict[str, Any], head: dict[str, Any], base_ref: str) -> dict[s
 
     base_keys = {key(f, renamed) for f in base["findings"]}
     head_keys = {key(f, {}) for f in head["findings"]}
+    fixed = [f for f in base["findings"] if key(f, renamed) not in head_keys]
+    # A finding the PR suppresses is a decision to accept it, not a fix: listed apart with
+    # its reason, and not counted as fixed. A base report without its suppressed findings
+    # (an old --compare-to report) can only tell those that were findings there.
+    suppressed = head.get("suppressed") or []
+    if "suppressed" in base:
+        known = {key(f, renamed) for f in base["suppressed"]}
+        newly = [f for f in suppressed if key(f, {}) not in known]
+    else:
+        was = {key(f, renamed) for f in fixed}
+        newly = [f for f in suppressed if key(f, {}) in was]
+    newly_keys = {key(f, {}) for f in newly}
     before_total = base["summary"]["monthly_cost_usd"]
     after_total = head["summary"]["monthly_cost_usd"]
     return {
@@ -152,7 +164,8 @@ def compare(base: dict[str, Any], head: dict[str, Any], base_ref: str) -> dict[s
         "delta_usd": round(after_total - before_total, 2),
         "resources": resources,
         "new_findings": [f for f in head["findings"] if key(f, {}) not in base_keys],
-        "fixed_findings": [f for f in base["findings"] if key(f, renamed) not in head_keys],
+        "fixed_findings": [f for f in fixed if key(f, renamed) not in newly_keys],
+        "suppressed_findings": newly,
         "unpriced_changes": sum(1 for e in resources
                                 if e["change"] != "unchanged" and e["delta_usd"] is None),
         "catalog": head["catalog"],

@@ -97,8 +97,10 @@ def _counts_line(report: dict[str, Any], diff: dict[str, Any] | None) -> str:
     if diff:
         new = len(diff.get("new_findings") or [])
         fixed = len(diff.get("fixed_findings") or [])
-        if new or fixed:
-            text += f" ({new} new, {fixed} fixed in this PR)"
+        accepted = len(diff.get("suppressed_findings") or [])
+        if new or fixed or accepted:
+            text += f" ({new} new, {fixed} fixed" + \
+                (f", {accepted} suppressed" if accepted else "") + " in this PR)"
     unpriced = summary.get("unpriced_resources")
     if unpriced:
         text += f". {plural(int(unpriced), 'GPU resource')} could not be priced"
@@ -129,6 +131,18 @@ def _fixed(diff: dict[str, Any] | None, limit: int) -> list[str]:
         return []
     return sections.details(f"Fixed in this PR ({len(fixed)})",
                             sections.bullets(fixed, "message", limit))
+
+
+def _accepted(diff: dict[str, Any] | None, limit: int) -> list[str]:
+    """Findings the PR suppresses: decisions to review, with their reasons (not savings)."""
+    items = [{**f, "why": "suppressed" + (f" until {f['suppression'].get('until')}"
+                                          if (f.get("suppression") or {}).get("until") else "")
+              + ": " + str((f.get("suppression") or {}).get("reason") or "")}
+             for f in (diff or {}).get("suppressed_findings") or []]
+    if not items:
+        return []
+    return sections.details(f"Suppressed in this PR, not fixed ({len(items)})",
+                            sections.bullets(items, "why", limit))
 
 
 def _footer(report: dict[str, Any]) -> list[str]:
@@ -176,6 +190,7 @@ def _compose(
     blocks += [
         sections.findings_list(findings, new_keys, repo_url, head_sha, limits["findings"]),
         _fixed(diff, limits["fixed"]),
+        _accepted(diff, limits["accepted"]),
         sections.all_resources(report, limits["resources"]),
         _problems(report, limits["problems"]),
         [note] if note else [],
@@ -215,6 +230,7 @@ def render(
         "problems": max(len(report.get("not_evaluated") or []),
                         len(report.get("diagnostics") or [])),
         "fixed": len((diff or {}).get("fixed_findings") or []),
+        "accepted": len((diff or {}).get("suppressed_findings") or []),
     }
     body = _compose(report, diff, repo_url, head_sha, limits, None)
     if len(body) <= max_chars:
@@ -226,7 +242,7 @@ def render(
     )
     # Shrink the folded lists first, then the changed resources and the findings, halving
     # until it fits; every name and message is already capped, so the top findings stay.
-    for key in ("resources", "problems", "fixed", "changed", "findings"):
+    for key in ("resources", "problems", "fixed", "accepted", "changed", "findings"):
         while len(body) > max_chars and limits[key] > 0:
             limits[key] = limits[key] // 2 if limits[key] > 1 else 0
             body = _compose(report, diff, repo_url, head_sha, limits, note)
