@@ -191,7 +191,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("pipeline",),
     ("report",),
     ("reporters",),
-    ("github",),
+    ("github", "gitlab"),
     ("cli", "__main__"),
 ]
 # Imports that run up a floor, (importer, imported) modules, each to be taken apart; an entry

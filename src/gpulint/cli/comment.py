@@ -19,12 +19,13 @@ from typing import Any
 
 import click
 
+from gpulint.cli.comment_common import check_report, gate, preview, preview_options, read_json
+from gpulint.cli.comment_gitlab import gitlab
 from gpulint.files.reader import TOOL_FILE_LIMIT, read_file_text
 from gpulint.github.api import GitHubClient, GitHubError
 from gpulint.github.comment import BEHAVIOURS, upsert_comment, with_head
 from gpulint.github.summary import write_job_summary
 from gpulint.model import FAIL_ON_CHOICES
-from gpulint.report.exit import fails
 from gpulint.reporters import github_annotations, markdown
 
 
@@ -74,68 +75,12 @@ def resolve_context(
     return GitHubContext(repo, pr, head_sha, env.get("GITHUB_SERVER_URL") or "https://github.com")
 
 
-def _read_json(path: str, what: str) -> dict[str, Any]:
-    try:
-        data = json.loads(read_file_text(path, TOOL_FILE_LIMIT))
-    except OSError as exc:
-        raise click.UsageError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise click.UsageError(f"{what} {path} is not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise click.UsageError(f"{what} {path} must contain a JSON object")
-    return data
-
-
-def _check_report(report: dict[str, Any], path: str) -> None:
-    """The report must be one `gpulint scan --format json` writes (its published schema): a
-    report cut short or edited by hand failed deep in the rendering (exit 3)."""
-    from importlib import resources
-
-    import jsonschema
-
-    schema = json.loads((resources.files("gpulint") / "schemas" / "report.schema.json")
-                        .read_text("utf-8"))
-    # Shapes only (types, required keys): reports of earlier versions and hand-trimmed ones
-    # differ in patterns and enums, which the rendering does not depend on.
-    error = jsonschema.exceptions.best_match(
-        e for e in jsonschema.Draft202012Validator(schema).iter_errors(report)
-        if e.validator in {"type", "required"})
-    if error is not None:
-        where = "/".join(map(str, error.absolute_path)) or "(top level)"
-        raise click.UsageError(f"report {path} is not a gpulint JSON report: at {where}: "
-                               f"{error.message[:200]}")
-
-
-def _gate(report: dict[str, Any], fail_on: str) -> None:
-    if fails(report, fail_on):
-        click.echo(f"gpulint: findings at or above '{fail_on}'", err=True)
-        sys.exit(1)
-
-
-def preview_options(func: Any) -> Any:
-    """--dry-run and -o FILE, shared by every `comment` command."""
-    from gpulint.cli.output import check_output
-
-    func = click.option("--output", "-o", type=click.Path(dir_okay=False), callback=check_output,
-                        help="Also write the comment body to this file.")(func)
-    return click.option("--dry-run", is_flag=True,
-                        help="Write the body that would be posted (to standard output, or -o "
-                             "FILE) and post nothing; no token needed.")(func)
-
-
-def preview(body: str, dry_run: bool, output: str | None) -> bool:
-    """Write ``body`` where -o says (standard output for a dry run without -o); True when
-    the run stops there."""
-    from gpulint.cli import output as output_mod
-
-    if output or dry_run:
-        output_mod.emit(body, output)  # byte for byte what is posted
-    return dry_run
-
-
 @click.group("comment")
 def comment() -> None:
     """Publish a gpulint report where reviewers will see it."""
+
+
+comment.add_command(gitlab)
 
 
 @comment.command("github")
@@ -186,9 +131,9 @@ def github(
     no token, or the token may not write (pull requests from forks). --dry-run writes the
     body that would be posted and posts nothing.
     """
-    report = _read_json(report_path, "report")
-    _check_report(report, report_path)
-    diff = _read_json(diff_path, "diff") if diff_path else None
+    report = read_json(report_path, "report")
+    check_report(report, report_path)
+    diff = read_json(diff_path, "diff") if diff_path else None
     if repo is not None and not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo):
         raise click.UsageError("--repo must look like owner/name")
     if head_sha is not None and not re.fullmatch(r"[0-9a-fA-F]{7,64}", head_sha):
@@ -198,7 +143,7 @@ def github(
     body = markdown.render(report, diff, repo_url=ctx.repo_url, head_sha=ctx.head_sha,
                            max_chars=max_chars)
     if preview(with_head(body, ctx.head_sha), dry_run, output):
-        _gate(report, fail_on)
+        gate(report, fail_on)
         return
     write_job_summary(body)
 
@@ -209,7 +154,7 @@ def github(
         sys.stdout.flush()
         if strict:
             sys.exit(1)
-    _gate(report, fail_on)
+    gate(report, fail_on)
 
 
 def _post(ctx: GitHubContext, body: str, token: str | None, api_url: str | None,
@@ -237,3 +182,4 @@ def _post(ctx: GitHubContext, body: str, token: str | None, api_url: str | None,
     if outcome.reason:
         click.echo(f"gpulint: {outcome.reason}")
     return None
+

@@ -65,6 +65,12 @@ def _github(report: dict[str, Any], rules: list[dict[str, Any]], options: Option
     return str(github_annotations.render(report))
 
 
+def _gitlab(report: dict[str, Any], rules: list[dict[str, Any]], options: Options) -> str:
+    from gpulint.reporters import gitlab
+
+    return str(gitlab.render(report))
+
+
 def _junit(report: dict[str, Any], rules: list[dict[str, Any]], options: Options) -> str:
     from gpulint.reporters import junit
 
@@ -83,6 +89,7 @@ REGISTRY: tuple[Format, ...] = (
     Format("sarif", "SARIF 2.1.0", "sarif", _sarif),
     Format("markdown", "Markdown", "md", _markdown, tables=True),
     Format("github", "GitHub workflow annotations", "txt", _github),
+    Format("gitlab", "a GitLab Code Quality report", "gitlab.json", _gitlab),
     Format("junit", "JUnit XML", "xml", _junit),
     Format("html", "a self-contained HTML page with charts", "html", _html, tables=True),
 )
