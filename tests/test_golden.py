@@ -122,10 +122,10 @@ def test_format_option_lists_the_registry() -> None:
     assert scan.help == reporters.help_text()
     for name in ("json", "junit", "html"):
         assert reporters.BY_NAME[name].description in reporters.help_text()
-    for command in (cost.cost, diff.diff):
+    for command, extra in ((cost.cost, ("csv",)), (diff.diff, ())):
         kind = option(command).type
         assert isinstance(kind, click.Choice)
-        assert tuple(kind.choices) == reporters.TABLE_FORMATS
+        assert tuple(kind.choices) == (*reporters.TABLE_FORMATS, *extra)  # cost: also CSV rows
     assert set(reporters.TABLE_FORMATS) == {"text", "json", "markdown", "html"}
     assert set(cost.writers({}, {}, "team", False)) == set(reporters.TABLE_FORMATS)
     assert set(diff.writers({}, {}, False)) == set(reporters.TABLE_FORMATS)

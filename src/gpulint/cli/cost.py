@@ -9,7 +9,9 @@ from typing import Any
 import click
 
 from gpulint import reporters
+from gpulint.cli import cost_csv
 from gpulint.cli import output as output_mod
+from gpulint.cli.cost_csv import SORTS
 from gpulint.cli.options import build_settings, scan_flags
 from gpulint.cli.output import output_option
 from gpulint.reporters.tables import markdown_table, text_table
@@ -94,15 +96,20 @@ def render_markdown(data: dict[str, Any]) -> str:
 
 @click.command("cost")
 @click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
-@click.option("--format", "fmt", type=click.Choice(reporters.TABLE_FORMATS),
-              default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice((*reporters.TABLE_FORMATS, "csv")),
+              default="text", show_default=True,
+              help="csv: one row per resource (expected, low and high monthly cost, saving, "
+                   "price basis) for spreadsheets.")
+@click.option("--sort", type=click.Choice(SORTS), default=None,
+              help="Order the resources: cost (expected monthly, largest first), saving "
+                   "(largest first) or path [default: as scanned].")
 @click.option("--group-by", default="team", show_default=True, metavar="TAG",
               help="Tag or label whose values the totals are grouped by.")
 @output_option
 @click.option("--brief", is_flag=True, help="Text output: leave out the price basis lines.")
 @scan_flags
-def cost(paths: tuple[str, ...], fmt: str, group_by: str, output: str | None, brief: bool,
-         **kwargs: Any) -> None:
+def cost(paths: tuple[str, ...], fmt: str, sort: str | None, group_by: str,
+         output: str | None, brief: bool, **kwargs: Any) -> None:
     """Monthly GPU cost of PATHS (default: the current directory): count × hourly × hours per
     resource, with totals per provider and per team tag."""
     from gpulint import pipeline as scan_mod
@@ -115,6 +122,11 @@ def cost(paths: tuple[str, ...], fmt: str, group_by: str, output: str | None, br
     result = scan_mod.run(targets, configured_rules(settings), settings)
     report = report_mod.build(result, settings.pricing.hours)
     data = breakdown(report, group_by)
+    cost_csv.enrich(data, report)
+    data["resources"] = cost_csv.sort_rows(data["resources"], sort)
+    if fmt == "csv":  # rows for spreadsheets: `cost` only, not a table format of `diff`
+        output_mod.emit(cost_csv.render(data), output)
+        return
     output_mod.emit(writers(report, data, group_by, brief)[fmt](), output)
 
 
