@@ -108,7 +108,9 @@ def test_cost_text_and_markdown_and_group_by() -> None:
     code, md = _run("cost", os.path.join(HERE, "k8s.yaml"), "--format", "markdown",
                     "--group-by", "app")
     assert code == 0
-    assert md.startswith("## GPU cost\n") and "| Deployment/serve |" in md
+    # No resource carries an `app` label: said on standard error (output mixes both here).
+    assert md.startswith("gpulint: no GPU resource has the tag 'app'")
+    assert "\n## GPU cost\n" in md and "| Deployment/serve |" in md
     assert "### By tag `app`" in md and "| (untagged) |" in md
 
 
@@ -162,7 +164,8 @@ def test_scan_pricing_flags_overrides_hours_and_catalog(tmp_path: object) -> Non
     (["--hours-for", "notebook=lots"], "hours must be a number"),
     (["--default-region", "aws"], "--default-region expects PROVIDER=REGION"),
     (["--default-region", "ibm=x"], "unknown provider 'ibm'"),
-    (["--hours-for", "notebooks=100"], "unknown workload 'notebooks'; expected one of batch"),
+    (["--hours-for", "notebooks=100"],
+     "unknown workload 'notebooks' (did you mean 'notebook'?); expected one of batch"),
     (["--catalog", "/nonexistent/catalog.json"], "--catalog /nonexistent/catalog.json"),
     (["--pricing-overrides", "/nonexistent/p.yaml"], "cannot read pricing overrides"),
 ])

@@ -73,6 +73,9 @@ def discover(paths: list[str], settings: ScanSettings | None = None) -> Discover
     found = _walk(paths)
     if settings.exclude:
         found.files = [f for f in found.files if not globs.excluded(f.path, settings.exclude)]
+    if settings.own_files:  # the configuration and the baseline are not infrastructure
+        own = set(settings.own_files)
+        found.files = [f for f in found.files if os.path.abspath(f.path) not in own]
     found.scope = scope
     found.roots = tuple(os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
                         for p in (paths or ["."]))

@@ -24,6 +24,7 @@ from gpulint.cli.common import (
     fail_usage,
     written_rules,
 )
+from gpulint.cli.help import ConfiguredOption
 from gpulint.cli.options import scan_flags
 from gpulint.cli.output import colour_options, output_option
 from gpulint.cli.select import selection_flags
@@ -59,6 +60,11 @@ class LazyGroup(click.Group):
             module, attr = LAZY_COMMANDS[name].split(":")
             return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
         return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from gpulint.cli.help import format_commands
+
+        format_commands(self, ctx, formatter)
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         # The subcommand's arguments, for what click's parse drops: the order of --var and
@@ -129,13 +135,14 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
 @output_option
 @click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default=DEFAULT_FAIL_ON,
               show_default=True, help="Exit 1 when a finding has this severity or worse "
-                                      "(files that cannot be parsed always fail).")
+                                      "(files that cannot be parsed always fail).",
+              cls=ConfiguredOption, config_key=("fail_on",))
 @click.option("--strict/--no-strict", default=None,
               help="Also exit 1 on tool warnings (an unused suppression, a skipped file) and on "
                    "GPU resources that could not be priced or evaluated.")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
-              help="Report only findings not recorded in this baseline (gpulint baseline); "
-                   "default: the configuration's `baseline`.")
+              help="Report only findings not recorded in this baseline (gpulint baseline).",
+              cls=ConfiguredOption, config_key=("baseline",))
 @click.option("--no-baseline", is_flag=True, help="Report every finding, baselined ones too.")
 @click.option("--show-suppressed", is_flag=True, help="List the findings hidden by suppressions.")
 @click.option("--sarif-root", type=click.Path(exists=True, file_okay=False),

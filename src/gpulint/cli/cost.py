@@ -94,6 +94,17 @@ def render_markdown(data: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+def _check_group_by(report: dict[str, Any], tag: str) -> None:
+    """A --group-by tag no GPU resource carries is most likely misspelt: said, with the
+    nearest tag the resources have."""
+    from gpulint.files.words import did_you_mean
+
+    keys = {k for r in report["resources"] if isinstance(r.get("tags"), dict) for k in r["tags"]}
+    if keys and tag not in keys:
+        click.echo(f"gpulint: no GPU resource has the tag {tag!r}{did_you_mean(tag, keys)}; "
+                   "every one is totalled as (untagged)", err=True)
+
+
 @click.command("cost")
 @click.argument("paths", nargs=-1, type=click.Path(), is_eager=True)
 @click.option("--format", "fmt", type=click.Choice((*reporters.TABLE_FORMATS, "csv")),
@@ -122,6 +133,7 @@ def cost(paths: tuple[str, ...], fmt: str, sort: str | None, group_by: str,
     result = scan_mod.run(targets, configured_rules(settings), settings)
     report = report_mod.build(result, settings.pricing.hours)
     data = breakdown(report, group_by)
+    _check_group_by(report, group_by)
     cost_csv.enrich(data, report)
     data["resources"] = cost_csv.sort_rows(data["resources"], sort)
     if fmt == "csv":  # rows for spreadsheets: `cost` only, not a table format of `diff`

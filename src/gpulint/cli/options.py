@@ -12,6 +12,7 @@ import click
 from click.core import ParameterSource
 
 from gpulint.cli.common import fail_usage, parse_vars
+from gpulint.cli.help import ConfiguredOption
 
 if TYPE_CHECKING:
     from gpulint.config.settings import Settings
@@ -52,7 +53,8 @@ def scan_flags(func: F) -> F:
                      type=click.Path(exists=True, file_okay=False),
                      help="Extra directory of rule files."),
         click.option("--hours", type=_FiniteHours(0, 744, min_open=True), default=730.0,
-                     show_default=True, help="Hours a month each resource runs."),
+                     show_default=True, help="Hours a month each resource runs.",
+                     cls=ConfiguredOption, config_key=("usage_hours", "default")),
         click.option("--max-file-size", type=click.IntRange(1), default=5 * 1024,
                      show_default=True, help="Skip files larger than this many KiB."),
         click.option("--jobs", "-j", type=click.IntRange(0), default=0,

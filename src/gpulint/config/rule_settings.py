@@ -51,6 +51,10 @@ def configure_rules(config: Config, rules: list[Any]) -> list[Any]:
             elif name in rule.options and (mismatch := _option_type(rule.options[name], value)):
                 problems.append((("rules", rule_id, "options", name), mismatch,
                                  config.lines.get(("rules", rule_id, "options", name))))
+            elif name in rule.deprecated_options and \
+                    (mismatch := _setting_type(rule.deprecated_options[name], value)):
+                problems.append((("rules", rule_id, "options", name), mismatch,
+                                 config.lines.get(("rules", rule_id, "options", name))))
             options[name] = value
         change["options"] = options
     problems += _selector_problems(config, list(by_id))
@@ -86,3 +90,21 @@ def _option_type(default: Any, value: Any) -> str:
             return "" if ok else f"must be {name} like its default {default!r}, got {value!r}"
     return ""
 
+
+def _setting_type(target: str, value: Any) -> str:
+    """Why ``value`` cannot stand for the setting a deprecated option maps to (``target``,
+    e.g. ``tags.required``), checked against that setting's schema; empty when it can."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    from gpulint.config.load import schema
+
+    whole = schema()
+    node: Any = whole
+    for part in target.split("."):
+        node = (node.get("properties") or {}).get(part) if isinstance(node, dict) else None
+        if node is None:
+            return ""
+    error = best_match(Draft202012Validator({**node, "$defs": whole.get("$defs", {})})
+                       .iter_errors(value))
+    return "" if error is None else f"must be what {target} takes: {error.message}"

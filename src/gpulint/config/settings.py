@@ -24,6 +24,7 @@ from gpulint.config.load import Config, ConfigError, display
 from gpulint.config.sizing import SizingSettings
 from gpulint.config.tags import TagSettings
 from gpulint.files.text import DEFAULT_MAX_FILE_BYTES
+from gpulint.files.words import did_you_mean
 from gpulint.model import DEFAULT_FAIL_ON, Severity
 
 MAX_HOURS = 744  # the longest month
@@ -60,6 +61,8 @@ class ScanSettings:
     jobs: int = 0  # parse workers; 0 = one per core (used only for large scans), 1 = serial
     cache_dir: str | None = None  # parse cache directory; None = no cache
     strict: bool = False  # a chart or kustomization that cannot be rendered is a warning
+    # gpulint's own files (the configuration, the baseline), absolute: not scanned or counted.
+    own_files: tuple[str, ...] = ()
     progress: Callable[[int, int], None] | None = field(default=None, compare=False)
 
 
@@ -155,6 +158,9 @@ def build(config: Config | None, flags: Flags) -> Settings:
         [globs.anchor(os.path.expanduser(g), config.base_dir) for g in d.get("exclude", ())] \
         if config is not None else []
     strict = flags.strict if flags.strict is not None else bool(d.get("strict", False))
+    baseline = None if flags.no_baseline else flags.baseline or (
+        config.relative(d["baseline"]) if config is not None and d.get("baseline") else None)
+    own = tuple(os.path.abspath(p) for p in (config.path if config else None, baseline) if p)
     scan = ScanSettings(
         inputs=_with_dir_var_files(config, flags.inputs),
         max_file_bytes=(flags.max_file_kib * 1024 if flags.max_file_kib is not None
@@ -162,7 +168,7 @@ def build(config: Config | None, flags: Flags) -> Settings:
         helm_values=flags.helm_values, helm_charts=_charts(config),
         helmfile_environments=_helmfile_environments(config), exclude=tuple(exclude),
         report_given_files=flags.report_given_files, jobs=flags.jobs,
-        cache_dir=flags.cache_dir, strict=strict, progress=flags.progress)
+        cache_dir=flags.cache_dir, strict=strict, own_files=own, progress=flags.progress)
     pricing = CostOptions(
         hours=flags.hours if flags.hours is not None
         else float(hours_cfg.get("default", DEFAULT_HOURS)),
@@ -185,8 +191,7 @@ def build(config: Config | None, flags: Flags) -> Settings:
         strict=strict,
         max_increase_usd=flags.max_increase_usd if flags.max_increase_usd is not None
         else _float_or_none(thresholds.get("max_increase_usd")),
-        baseline=None if flags.no_baseline else flags.baseline or (
-            config.relative(d["baseline"]) if config is not None and d.get("baseline") else None),
+        baseline=baseline,
         catalog_file=flags.catalog_file,
         catalog_max_age_days=d.get("catalog", {}).get("max_age_days"), source=config)
 
@@ -245,8 +250,9 @@ def _hours_for(values: tuple[str, ...]) -> dict[str, float]:
     out: dict[str, float] = {}
     for workload, hours in _pairs(values, "--hours-for", "WORKLOAD=HOURS").items():
         if workload not in known:
-            raise SettingsError(f"--hours-for: unknown workload {workload!r}; expected one "
-                                f"of {', '.join(known)}")
+            raise SettingsError(f"--hours-for: unknown workload {workload!r}"
+                                f"{did_you_mean(workload, known)}; expected one of "
+                                f"{', '.join(known)}")
         try:
             value = float(hours)
         except ValueError:
@@ -262,8 +268,9 @@ def _regions(values: tuple[str, ...]) -> dict[str, str]:
     regions = _pairs(values, "--default-region", "PROVIDER=REGION")
     for provider in regions:
         if providers.get(provider) is None:
-            raise SettingsError(f"--default-region: unknown provider {provider!r}; expected "
-                                f"{providers.listing()}")
+            raise SettingsError(f"--default-region: unknown provider {provider!r}"
+                                f"{did_you_mean(provider.lower(), providers.NAMES)}; "
+                                f"expected {providers.listing()}")
     return {k.lower(): v for k, v in regions.items()}
 
 

@@ -44,8 +44,11 @@ _FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for
     (r"is not in the model catalog|size cannot be read|size is estimated|refers to an env var"
      r"|total parameters unknown",
      "declare the model: models[] in the configuration or the gpulint.dev/model label"),
-    (r"is not in the (\w+ )?catalog \(did you mean",
-     "correct the instance type as suggested, or price it with --pricing-overrides FILE"),
+    (r"(instance|accelerator) type '[^']*' is not in the (\w+ )?catalog \(did you mean",
+     "correct the {0} type as suggested"),
+    (r"(instance|accelerator) type '[^']*' is not in the (\w+ )?catalog",
+     "check the {0} type's spelling (one newer than the price catalog: gpulint catalog "
+     "update), or price it with --pricing-overrides FILE"),
     (r"is not in the (\w+ )?catalog|no \w+ price for|current price is not known|no \S+ row in",
      "price it with --pricing-overrides FILE (pricing_overrides in the configuration)"),
     (r"without bound|no upper bound|set by an autoscaler",

@@ -41,6 +41,8 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
     note = price_note(report) if verbose else short_price_note(report)
     out += ["", *fit(_totals(report)), *(c("dim", line) for line in fit(note)),
             verdict(report)]  # the summary stays one line, the last
+    while out and out[0] == "":  # a blank line separates sections; nothing comes before it
+        out.pop(0)
     return "\n".join(out) + "\n"
 
 
