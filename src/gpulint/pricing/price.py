@@ -243,13 +243,11 @@ def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPric
         return Unknown("instance type or region not set")
     # SageMaker ml.* types are priced as the EC2 instance of the same name (cost.note says so).
     price = node_price(provider, f.get("cost.instance_type", itype), region, f, opts.overrides)
-    model = f.get("gpu.model")
-    if isinstance(price, Unknown) and isinstance(model, Unknown) \
-            and catalog.instance(provider, itype) is None and "catalog" in model.reason:
-        # An instance type the catalog does not know (a typo, usually): one cause, the
-        # instance type's, with its did-you-mean, rather than a second "no price" one.
-        return Unknown(model.reason)
-    if isinstance(price, Unknown):
+    if isinstance(price, Unknown):  # a type the catalog does not know: its cause, not a 2nd
+        model = f.get("gpu.model")
+        if isinstance(model, Unknown) and "catalog" in model.reason \
+                and catalog.instance(provider, itype) is None:
+            return Unknown(model.reason)
         return price
     note = f.get("cost.note")
     return replace(price, basis=f"{price.basis} ({how}" + (f"; {note})" if note else ")"))
