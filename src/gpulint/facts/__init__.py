@@ -102,15 +102,16 @@ def _terraform_manifests(loaded: Loaded, modules: Any) -> list[K8sObject]:
 
 
 def _terraform(modules: Any, manifests: list[K8sObject], loaded: Loaded, out: Built) -> None:
-    from gpulint.facts.terraform import build_all
+    from gpulint.facts.terraform import build_all, unknown_types, var_files
 
     if modules is None:
         return
     out.notes, out.diagnostics = list(modules.notes), [*out.diagnostics, *modules.diagnostics]
     _terraform_kubernetes(loaded, manifests, modules.resources, out)
+    untyped: list[Resource] = []  # named once per cause, not listed as GPU resources
     for inst in modules.resources:
         try:
-            built = build_all(inst)
+            built = build_all(inst, untyped)
         except RecursionError:
             out.diagnostics.append(Diagnostic(inst.path, inst.view.line, f"{inst.address} not "
                                               "evaluated: expressions nested too deeply"))
@@ -120,6 +121,9 @@ def _terraform(modules: Any, manifests: list[K8sObject], loaded: Loaded, out: Bu
                 out.called_from[id(res)] = inst.call_paths
             # Module-call node groups have no block of their own: their span is the call line.
             _add(out, res, getattr(inst.view.block, "end_line", None) or res.line)
+    out.notes += unknown_types.notes(untyped)
+    if loaded.terraform is not None:
+        out.notes += var_files.notes(loaded.terraform.var_file_settings)
 
 
 def _terraform_helm(loaded: Loaded, out: Built) -> None:
