@@ -8,6 +8,7 @@ import os
 
 from gpulint import pipeline
 from gpulint.config.settings import Settings
+from gpulint.facts.model_decl import declared_model
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "template_file")
 
@@ -20,8 +21,8 @@ def test_gpu_requests_in_a_rendered_template_are_read() -> None:
     # requestGPU: 2 on GKE L4 nodes, replicaCount from the template var (2).
     assert res.facts.get("gpu.count") == 2 and res.facts.get("gpu.model") == "L4"
     assert res.facts.get("replicas.desired") == 2
-    assert res.declared_model is not None
-    assert res.declared_model.id == "meta-llama/Llama-3.1-8B-Instruct"
+    assert declared_model(res) is not None
+    assert declared_model(res).id == "meta-llama/Llama-3.1-8B-Instruct"
     # The sensitive token was unknown: a placeholder, not a failure to read the values.
     assert not [d for d in result.diagnostics if d.severity != "info"]
 

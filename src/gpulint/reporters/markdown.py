@@ -177,6 +177,7 @@ def _compose(
         sections.findings_list(findings, new_keys, repo_url, head_sha, limits["findings"]),
         _fixed(diff, limits["fixed"]),
         sections.all_resources(report, limits["resources"]),
+        sections.options(report, limits["resources"]),
         _problems(report, limits["problems"]),
         [note] if note else [],
         _footer(report),

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from gpulint.fact_types import Resource
+from gpulint.facts.model_decl import declared_model
 from gpulint.facts.terraform import aws as tf_aws
 from gpulint.facts.terraform import azure as tf_azure
 from gpulint.facts.terraform import databricks as tf_databricks
@@ -52,8 +53,8 @@ def type_unknown(res: Resource) -> bool:
     listed in the GPU table."""
     itype = res.facts.get("instance.type")
     if not isinstance(res.facts.get("gpu.count"), Unknown) or not isinstance(itype, Unknown) \
-            or res.gpu_hint is not None or isinstance(res.facts.get("gpu.model"), str) \
-            or res.declared_model is not None:
+            or hints.gpu_hint(res) is not None or isinstance(res.facts.get("gpu.model"), str) \
+            or declared_model(res) is not None:
         return False
     names = [res.type, res.address, *re.findall(r"variable (\S+)", itype.reason)]
     return not any(_ACCELERATOR_NAME.search(n) for n in names)
