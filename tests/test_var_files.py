@@ -43,6 +43,7 @@ def test_pools_only_in_var_files_are_named_at_the_variable() -> None:
 
 def test_a_var_file_beside_the_root_is_named_too() -> None:
     [note] = _notes(_scan("eks"), "GPU pools only in var files")
+    assert "1 var file gives variable node_groups" in note.reason
     assert "clusters/inference.tfvars" in note.reason
     assert "serving.instance_types[0] = g5.2xlarge" in note.reason
 
@@ -91,6 +92,8 @@ def test_the_setting_is_read_from_the_configuration(tmp_path: Any) -> None:
     ({"x": {"num_gpus": 0, "machine_type": "e2-standard-4"}}, None),
     ("g6e.xlarge", "value = g6e.xlarge"),
     ({"name": "gpu-team", "size": "m5.large"}, None),  # a word in a value is not evidence
+    ({"gpu-demo": {"size": 100}}, None),  # nor a key that only names something (a disk)
+    ({"workers": {"enable_gpu": True}}, "workers.enable_gpu"),
 ])
 def test_accelerator_evidence_in_a_value(value: Any, found: str | None) -> None:
     assert evidence(value) == found

@@ -18,9 +18,10 @@ from gpulint.model import Unknown
 from gpulint.terraform.module import ModuleCallNote
 
 # Keys that hold an accelerator in pool maps (`gpu = {enabled = true, count = 1}`,
-# `guest_accelerator`, `accelerators`, `gpu_count`, `num_gpus`).
-_KEY = re.compile(r"(?<![a-z])(gpus?|accelerators?|guest_accelerator|tpu)(?![a-z])|gpu_count|"
-                  r"num_gpus", re.I)
+# `guest_accelerator`, `accelerators`, `gpu_count`, `num_gpus`, `enable_gpu`), matched whole:
+# a map key that only contains the word (a pool or disk named `gpu-demo`) is a name.
+_KEY = re.compile(r"(num_|enable_)?(gpus?|accelerators?|guest_accelerators?|tpus?)"
+                  r"(_count|_type|_enabled)?", re.I)
 _OFF = {"", "0", "false", "none", "no", "disabled"}
 _MAX_NODES = 10_000  # a var file is small; a pathological one is not walked whole
 
@@ -54,7 +55,7 @@ def evidence(value: Any) -> str | None:
         elif isinstance(item, dict):
             for key, inner in reversed(list(item.items())):
                 name = f"{where}.{key}" if where else str(key)
-                if _KEY.search(str(key)):
+                if _KEY.fullmatch(str(key)):
                     if _on(inner):
                         return name
                     continue  # switched off: an accelerator named inside is not asked for
@@ -79,10 +80,10 @@ def notes(settings: list[Any]) -> list[ModuleCallNote]:
         names = [os.path.relpath(path, root) for path, _ in with_gpu]
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
         first_path, first_why = with_gpu[0]
-        files = "1 var file" if len(names) == 1 else f"{len(names)} var files"
+        files = "1 var file gives" if len(names) == 1 else f"{len(names)} var files give"
         out.append(ModuleCallNote(
             f"var.{setting.variable}", setting.path, setting.line,
-            f"GPU pools only in var files not loaded, {files} give variable "
+            f"GPU pools only in var files not loaded, {files} variable "
             f"{setting.variable} accelerators ({shown}, e.g. {first_why}) and the scan used "
             f"its default; pass --var-file {os.path.relpath(first_path)}, or set "
             f"terraform.var_file_variants to scan each file as a cluster"))
