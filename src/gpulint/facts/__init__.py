@@ -60,11 +60,14 @@ def _add(out: Built, res: Resource, end: int) -> None:
 
 
 def _plans(loaded: Loaded, settings: Settings, out: Built) -> None:
+    from gpulint.facts.terraform import unknown_types
     from gpulint.facts.terraform.plan import build_change
 
+    untyped: list[Resource] = []  # named once per cause, as for the code
     for inst in loaded.plans:
-        for res in build_change(inst, settings.pricing):
+        for res in build_change(inst, settings.pricing, untyped):
             _add(out, res, res.line)
+    out.notes += unknown_types.notes(untyped)
 
 
 def _kubernetes(objects: list[K8sObject], out: Built) -> None:
@@ -106,7 +109,8 @@ def _terraform(modules: Any, manifests: list[K8sObject], loaded: Loaded, out: Bu
 
     if modules is None:
         return
-    out.notes, out.diagnostics = list(modules.notes), [*out.diagnostics, *modules.diagnostics]
+    out.notes, out.diagnostics = [*out.notes, *modules.notes], \
+        [*out.diagnostics, *modules.diagnostics]
     _terraform_kubernetes(loaded, manifests, modules.resources, out)
     untyped: list[Resource] = []  # named once per cause, not listed as GPU resources
     for inst in modules.resources:
