@@ -8,6 +8,7 @@ one, with how many there are and what would settle it.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from gpulint.fact_types import Resource
@@ -43,13 +44,14 @@ def _why(res: Resource) -> tuple[str, str]:
 
 
 def notes(pools: list[Resource]) -> list[GroupNote]:
-    """One note per (kind, root cause), at the first pool in the order they were built."""
-    groups: dict[tuple[bool, str], list[Resource]] = {}
+    """One note per module directory, kind and root cause, at the first pool in the order
+    they were built: what one directory declares never changes another's note."""
+    groups: dict[tuple[str, bool, str], list[Resource]] = {}
     for res in pools:
         pool = any(w in res.type for w in _POOL_WORDS)
-        groups.setdefault((pool, _why(res)[0]), []).append(res)
+        groups.setdefault((os.path.dirname(res.path), pool, _why(res)[0]), []).append(res)
     out = []
-    for (pool, cause), members in groups.items():
+    for (_, pool, cause), members in groups.items():
         first = members[0]
         rest = _why(first)[1]
         out.append(GroupNote(
