@@ -38,3 +38,14 @@ def test_a_node_agent_is_not_a_gpu_workload() -> None:
 def test_a_driver_beside_gpu_executors_is_not_reported() -> None:
     result = _scan("spark.yaml")
     assert [r.address for r in result.resources] == ["SparkApplication/spark/etl/executor"]
+
+
+def test_a_patch_without_containers_is_not_a_pod(tmp_path: object) -> None:
+    import pathlib
+
+    root = pathlib.Path(str(tmp_path))
+    (root / "l40s.yaml").write_text(  # a kustomize overlay's strategic-merge patch
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: chat\nspec:\n"
+        "  template:\n    spec:\n      nodeSelector:\n"
+        "        node.kubernetes.io/instance-type: g6e.xlarge\n")
+    assert pipeline.run([str(root)], [], Settings()).resources == []

@@ -138,7 +138,9 @@ def _selected_only(pod: dict[str, Any], kind: str) -> k8s_accelerators.Accelerat
     nodes (a Ray worker group with only a GKE accelerator label and Ray's logical `GPU`
     resource): the nodes are paid for, so it is reported, its GPU model from the selector and
     its count unknown. None for any other pod."""
-    chosen = None if kind in _NODE_AGENTS else k8s_nodes.gpu_selector(k8s_nodes.selection(pod))
+    if kind in _NODE_AGENTS or not pod.get("containers"):  # an agent, or a patch: no pod
+        return None
+    chosen = k8s_nodes.gpu_selector(k8s_nodes.selection(pod))
     if chosen is None:
         return None
     where, accelerator = chosen
