@@ -27,7 +27,8 @@ def _on_demand(instance: str, region: str = "us-east-1") -> float:
 @pytest.fixture(scope="module")
 def scanned() -> tuple[scan.ScanResult, dict[str, Resource]]:
     result = scan.run([str(FIXTURE)], [])
-    return result, {r.address: r for r in result.resources}
+    # The JupyterHub profile is an option, reported apart from the resources (looked up alike).
+    return result, {r.address: r for r in [*result.resources, *result.options]}
 
 
 def _line(text: str) -> int:
@@ -59,6 +60,7 @@ def test_jupyterhub_values_through_templatefile(scanned) -> None:
     # Reported at the Terraform line that passes the values, under the input's name.
     assert nb.path.endswith("addons.tf") and nb.line == _line("jupyterhub_helm_config = {")
     assert nb.facts["k8s.namespace"] == "jupyterhub" and nb.facts["workload"] == "notebook"
+    assert nb in result.options and nb not in result.resources
     assert nb.facts["node_pool"] == "NodePool/g5-gpu-karpenter"  # linked by its selector
     assert nb.facts["gpu.model"] == "A10G" and nb.facts["shutdown"] == "schedule"  # culler
     # The pool allows sizes 2xlarge, 4xlarge and 8xlarge only: the cheapest is g5.2xlarge.

@@ -31,7 +31,8 @@ def _scan(monkeypatch: pytest.MonkeyPatch, sdk: bool = True) -> tuple[scan.ScanR
     if not sdk:
         monkeypatch.setattr(helm, "_sdk_dirs", lambda: None)
     result = scan.run([str(FIXTURE)], [])
-    return result, {r.address: r for r in result.resources}
+    # JupyterHub profiles are options, reported apart from the resources (looked up alike).
+    return result, {r.address: r for r in [*result.resources, *result.options]}
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +52,8 @@ def test_every_gpu_request_once_and_no_failing_diagnostic(scanned) -> None:
         "HelmValues/vllm-stack/servingEngineSpec.modelSpec[1]"]
     assert {d.severity for d in result.diagnostics} == {"info"}
     assert all(r.type == "HelmValues" for r in result.resources)
+    assert sorted(r.address for r in result.options) == [
+        "HelmValues/hub/singleuser.profileList[1]", "HelmValues/hub/singleuser.profileList[2]"]
 
 
 def test_vllm_production_stack_model_specs(scanned) -> None:
@@ -72,6 +75,7 @@ def test_jupyterhub_gpu_profiles_are_notebooks_with_the_culler(scanned) -> None:
     _, res = scanned
     l4 = res["HelmValues/hub/singleuser.profileList[1]"]
     assert l4.line == 24 and l4.facts["workload"] == "notebook"
+    assert l4.facts["option"] == "JupyterHub profile One L4 GPU"  # a choice, not a server
     assert l4.facts["gpu.model"] == "L4" and l4.facts["capacity"] == "on-demand"
     assert l4.facts["shutdown"] == "schedule"  # cull.enabled, timeout 1800 s
     a100 = res["HelmValues/hub/singleuser.profileList[2]"]

@@ -10,6 +10,8 @@ what gpulint must conclude about the resource (or module call) on the next line 
     # expect-none:                                     (no GPU resource comes from this code)
     # expect-none: aws_instance.x.driver               (no GPU resource with this address)
     # expect-note: not evaluated                       (a module call reported as not followed)
+    # expect-note: might be GPU                        (a pool of unknown machine type, named in
+                                                        a note that stands for several)
     # scan: var=gpu_type=p4d.24xlarge env=TF_VAR_n=2 var-file=prod.tfvars
 
 Without `address=`, exactly one resource must start on that line; with it, the resource of that
@@ -113,6 +115,11 @@ def _check(res: Resource, name: str, want: str) -> str | None:
         return f"{name}: wanted {want!r}, got {got!r}"
 
 
+def _members(note: Any) -> list[tuple[str, int]]:
+    """Where the resources a grouped note stands for are written."""
+    return [(path, line) for _, path, line in getattr(note, "members", ())]
+
+
 @pytest.mark.parametrize("path", _cases(), ids=os.path.basename)
 def test_fixture(path: str) -> None:
     annotations = _annotations(path)
@@ -136,7 +143,8 @@ def test_fixture(path: str) -> None:
                 problems.append(f"{where}: wanted no resource, got {[r.address for r in here]}")
         elif d.key == "expect-note":
             notes = [n for n in result.module_notes
-                     if os.path.relpath(n.path) == f and n.line == d.target_line]
+                     if (f, d.target_line) in {(os.path.relpath(p), line) for p, line in
+                                               [(n.path, n.line), *_members(n)]}]
             if not any(d.value in n.reason for n in notes):
                 problems.append(f"{where}: wanted a note {d.value!r}, got "
                                 f"{[n.reason for n in notes]}")

@@ -63,6 +63,7 @@ Facts = TypedDict("Facts", {
     "capacity.on_demand_percent": float,
     "workload": str,
     "workload.source": str | None,
+    "option": str,
     "shutdown": str | Unknown,
     "tags": dict[str, Any] | Unknown,
     "tags.inherited": dict[str, str],

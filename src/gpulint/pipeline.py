@@ -39,6 +39,9 @@ class ScanResult:
     settings: Settings = field(default_factory=Settings)
     suppressed: list[tuple[Finding, suppressions.Suppression]] = field(default_factory=list)
     baselined: int = 0
+    # Choices users may make (a JupyterHub GPU profile): priced per hour, never in the totals,
+    # the budgets or the rules, which are about what runs.
+    options: list[Resource] = field(default_factory=list)
 
 
 def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -> ScanResult:
@@ -52,6 +55,8 @@ def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -
             built = build_facts(loaded, settings)
             rules, sizing, tags, problems = _configured(rules, settings)
             derive(built.resources, settings.pricing, sizing, tags)
+            options = [r for r in built.resources if r.facts.get("option")]
+            built.resources = [r for r in built.resources if not r.facts.get("option")]
             findings, not_evaluated = evaluate(built.resources, rules)
             findings = attach_savings(findings, built.resources, rules)
             outcome = suppressions.apply(
@@ -61,7 +66,7 @@ def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -
             result = ScanResult(
                 len(found.files), built.resources, outcome.findings, outcome.not_evaluated,
                 [*loaded.diagnostics, *built.diagnostics, *problems, *outcome.diagnostics],
-                built.notes, settings, outcome.suppressed)
+                built.notes, settings, outcome.suppressed, options=options)
         finally:
             helm.use_cache(None)
         return _not_excluded(_scoped(result, found.scope, built), settings.scan.exclude)
@@ -89,6 +94,8 @@ def _scoped(result: ScanResult, scope: ReportScope, built: Built) -> ScanResult:
 
     resources = sorted((r for r in result.resources if covered(r)),
                        key=lambda r: (r.path, r.line, r.address))
+    options = sorted((r for r in result.options if covered(r)),
+                     key=lambda r: (r.path, r.line, r.address))
     keys = {(r.path, r.address) for r in resources}
     return replace(
         result, resources=resources,
@@ -98,7 +105,8 @@ def _scoped(result: ScanResult, scope: ReportScope, built: Built) -> ScanResult:
         diagnostics=sorted((d for d in result.diagnostics
                             if d.path.startswith("<") or scope.covers(d.path)),
                            key=lambda d: (d.path, d.line or 0, d.message)),
-        module_notes=[n for n in result.module_notes if scope.covers(n.path)])
+        module_notes=[n for n in result.module_notes if scope.covers(n.path)],
+        options=options)
 
 
 def _not_excluded(result: ScanResult, exclude: tuple[str, ...]) -> ScanResult:

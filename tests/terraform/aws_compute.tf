@@ -64,7 +64,7 @@ resource "aws_eks_node_group" "on_demand" {
   }
 }
 
-# expect: why:instance.type="launch template not found in this module" gpu.count=?
+# expect-note: launch template not found in this module
 resource "aws_eks_node_group" "unresolved" {
   cluster_name = "ml"
   launch_template {

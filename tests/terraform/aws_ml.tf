@@ -44,7 +44,7 @@ resource "aws_sagemaker_endpoint_configuration" "ab" {
   }
 }
 
-# expect: why:instance.type="endpoint_type has no default" cost.monthly=?
+# expect-note: endpoint_type has no default
 resource "aws_sagemaker_endpoint_configuration" "unresolved" {
   production_variants {
     variant_name  = "main"
@@ -93,7 +93,7 @@ resource "aws_sagemaker_notebook_instance" "always_on" {
   lifecycle_config_name = aws_sagemaker_notebook_instance_lifecycle_configuration.pip.name
 }
 
-# expect: why:instance.type="endpoint_type has no default" workload=notebook
+# expect-note: endpoint_type has no default
 resource "aws_sagemaker_notebook_instance" "unresolved" {
   name          = "x"
   role_arn      = "arn:aws:iam::123456789012:role/sm"
@@ -126,7 +126,7 @@ resource "aws_batch_compute_environment" "on_demand" {
   }
 }
 
-# expect: why:instance.type="endpoint_type has no default" replicas.min=?
+# expect-note: endpoint_type has no default
 resource "aws_batch_compute_environment" "unresolved" {
   type = "MANAGED"
   compute_resources {

@@ -17,7 +17,7 @@ resource "azurerm_windows_virtual_machine" "on_demand" {
   size     = "Standard_NC6s_v3"
 }
 
-# expect: why:instance.type="size has no default" capacity=on-demand
+# expect-note: size has no default
 resource "azurerm_windows_virtual_machine" "unresolved" {
   name     = "x"
   location = "eastus"
@@ -41,7 +41,7 @@ resource "azurerm_windows_virtual_machine_scale_set" "on_demand" {
   instances = 2
 }
 
-# expect: why:instance.type="size has no default"
+# expect-note: size has no default
 resource "azurerm_orchestrated_virtual_machine_scale_set" "unresolved" {
   name      = "flex"
   location  = "eastus"
@@ -64,7 +64,7 @@ resource "azurerm_kubernetes_cluster" "aks" {
   }
 }
 
-# expect: address=azurerm_kubernetes_cluster.unresolved.default_node_pool why:instance.type="size has no default"
+# expect-note: size has no default
 resource "azurerm_kubernetes_cluster" "unresolved" {
   name     = "aks2"
   location = "eastus"
@@ -94,7 +94,7 @@ resource "azurerm_kubernetes_cluster_node_pool" "fixed" {
   node_count            = 2
 }
 
-# expect: why:instance.type="size has no default"
+# expect-note: size has no default
 resource "azurerm_kubernetes_cluster_node_pool" "unresolved" {
   name                  = "x"
   kubernetes_cluster_id = azurerm_kubernetes_cluster.aks.id
@@ -118,7 +118,7 @@ resource "azurerm_machine_learning_compute_instance" "always_on" {
   virtual_machine_size          = "Standard_NC4as_T4_v3"
 }
 
-# expect: why:instance.type="size has no default" workload=notebook
+# expect-note: size has no default
 resource "azurerm_machine_learning_compute_instance" "unresolved" {
   name                          = "ci3"
   location                      = "eastus"

@@ -126,7 +126,7 @@ module "aks_unresolved" {
 }
 
 # A whole input that cannot be evaluated is reported once.
-# expect: address=module.eks_all_unknown.eks_managed_node_groups why:instance.type="known only after apply"
+# expect-note: known only after apply
 module "eks_all_unknown" {
   source                  = "terraform-aws-modules/eks/aws"
   eks_managed_node_groups = data.external.groups.result

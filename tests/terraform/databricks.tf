@@ -59,7 +59,7 @@ resource "databricks_cluster" "default_availability" {
   num_workers   = 1
 }
 
-# expect: why:instance.type="node_type has no default" gpu.count=? provider=databricks region=?
+# expect-note: node_type has no default
 resource "databricks_cluster" "unresolved" {
   cluster_name  = "y"
   spark_version = "15.4.x-gpu-ml-scala2.12"

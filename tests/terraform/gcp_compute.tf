@@ -28,7 +28,7 @@ resource "google_compute_instance" "attached" {
   }
 }
 
-# expect: why:instance.type="machine has no default" gpu.count=?
+# expect-note: machine has no default
 resource "google_compute_instance" "unresolved" {
   name         = "x"
   machine_type = var.machine
@@ -72,7 +72,7 @@ resource "google_compute_region_instance_group_manager" "servers" {
   }
 }
 
-# expect: why:instance.type="instance template not found" why:replicas.min="set by an autoscaler"
+# expect-note: instance template not found
 resource "google_compute_region_instance_group_manager" "unresolved" {
   name               = "x"
   region             = "us-central1"
@@ -130,7 +130,7 @@ resource "google_tpu_v2_vm" "unresolved" {
   accelerator_type = var.machine
 }
 
-# expect: why:instance.type="machine has no default" gpu.count=?
+# expect-note: machine has no default
 resource "google_compute_instance_template" "unresolved" {
   machine_type = var.machine
 }

@@ -34,7 +34,7 @@ resource "google_container_node_pool" "zonal_t4" {
   }
 }
 
-# expect: why:instance.type="pool_machine has no default" gpu.count=?
+# expect-note: pool_machine has no default
 resource "google_container_node_pool" "unresolved" {
   name     = "x"
   cluster  = "ml"
@@ -80,7 +80,7 @@ resource "google_container_cluster" "removed_default" {
   }
 }
 
-# expect: address=google_container_cluster.unresolved.default_node_pool gpu.count=? why:instance.type="pool_machine has no default"
+# expect-note: pool_machine has no default
 resource "google_container_cluster" "unresolved" {
   name               = "x"
   location           = "us-central1-a"
@@ -123,7 +123,7 @@ resource "google_workbench_instance" "always_on" {
 }
 
 # Without the metadata key, Workbench's default of 180 idle minutes applies.
-# expect: why:instance.type="pool_machine has no default" workload=notebook shutdown=idle
+# expect-note: pool_machine has no default
 resource "google_workbench_instance" "unresolved" {
   name     = "wb3"
   location = "us-central1-a"
@@ -157,7 +157,7 @@ resource "google_notebooks_instance" "legacy_always_on" {
   }
 }
 
-# expect: why:instance.type="pool_machine has no default" workload=notebook
+# expect-note: pool_machine has no default
 resource "google_notebooks_instance" "unresolved" {
   name         = "legacy3"
   location     = "us-central1-a"

@@ -133,12 +133,12 @@ locals {
   loop_b = local.loop_a
 }
 
-# expect: why:instance.type="refers to itself"
+# expect-note: refers to itself
 resource "aws_instance" "cyclic_local" {
   instance_type = local.loop_a
 }
 
-# expect: why:instance.type="function timestamp() is not evaluated by gpulint"
+# expect-note: function timestamp() is not evaluated by gpulint
 resource "aws_instance" "unsupported_function" {
   instance_type = timestamp()
 }
@@ -149,7 +149,7 @@ resource "aws_instance" "grouped" {
   instance_type = { for t in ["g5.xlarge", "g5.2xlarge", "p4d.24xlarge"] : split(".", t)[0] => t... }["g5"][1]
 }
 
-# expect: why:instance.type="module.sizes was not evaluated"
+# expect-note: module.sizes was not evaluated
 resource "aws_instance" "from_module_output" {
   instance_type = module.sizes.gpu_type
 }

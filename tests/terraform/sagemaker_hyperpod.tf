@@ -64,7 +64,7 @@ resource "awscc_sagemaker_cluster" "training" {
 }
 
 # A group whose type comes from a variable with no value: could not evaluate, never dropped.
-# expect: address='awscc_sagemaker_cluster.unresolved.instance_groups["worker"]' gpu.count=? why:instance.type="worker_instance_type has no default"
+# expect-note: worker_instance_type has no default
 resource "awscc_sagemaker_cluster" "unresolved" {
   cluster_name = "llm-inference"
   instance_groups = [{

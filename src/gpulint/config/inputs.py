@@ -22,3 +22,6 @@ class Inputs:
     # a matching root module's directory), applied after the auto-loaded files and before
     # -var-file and -var, as if given first on the command line there.
     dir_var_files: list[tuple[str, list[str]]] = field(default_factory=list)
+    # The configuration's terraform.var_file_variants: each unloaded .tfvars file of a root
+    # module is scanned as a variant of its own (terraform/loader.py).
+    var_file_variants: bool = False

@@ -201,6 +201,8 @@ def _with_dir_var_files(config: Config | None, inputs: Inputs) -> Inputs:
     allowed) → var files relative to that directory."""
     section = config.data.get("terraform", {}) if config is not None else {}
     by_dir = section.get("var_files", {}) if isinstance(section, dict) else {}
+    if isinstance(section, dict) and section.get("var_file_variants") is True:
+        inputs = dataclasses.replace(inputs, var_file_variants=True)
     if not by_dir:
         return inputs
     pairs = [(config.relative(d) if config is not None else d, list(files))

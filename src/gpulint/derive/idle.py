@@ -24,8 +24,10 @@ from gpulint.units import usd_whole as money
 # Serving engines (ModelDecl.server) whose default uses one GPU however many the container has.
 ONE_GPU_BY_DEFAULT = {"vllm": "vLLM uses one GPU unless --tensor-parallel-size is set",
                       "sglang": "SGLang uses one GPU unless --tp is set"}
-# Serving engines whose default spreads the model over every visible GPU.
-ALL_GPUS_BY_DEFAULT = {"text-generation-launcher", "llama-server", "llama.cpp"}
+# Serving engines whose default spreads the model over every visible GPU. NIM picks the
+# profile (precision and tensor parallelism) that matches the GPUs it detects (NIM for LLMs
+# "Environment Variables": NIM_MODEL_PROFILE defaults to auto-selection by GPU hardware).
+ALL_GPUS_BY_DEFAULT = {"text-generation-launcher", "llama-server", "llama.cpp", "nim"}
 
 
 # Why the GPUs used cannot be told when no parallelism is declared.

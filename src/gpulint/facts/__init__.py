@@ -60,11 +60,14 @@ def _add(out: Built, res: Resource, end: int) -> None:
 
 
 def _plans(loaded: Loaded, settings: Settings, out: Built) -> None:
+    from gpulint.facts.terraform import unknown_types
     from gpulint.facts.terraform.plan import build_change
 
+    untyped: list[Resource] = []  # named once per cause, as for the code
     for inst in loaded.plans:
-        for res in build_change(inst, settings.pricing):
+        for res in build_change(inst, settings.pricing, untyped):
             _add(out, res, res.line)
+    out.notes += unknown_types.notes(untyped)
 
 
 def _kubernetes(objects: list[K8sObject], out: Built) -> None:
@@ -102,15 +105,17 @@ def _terraform_manifests(loaded: Loaded, modules: Any) -> list[K8sObject]:
 
 
 def _terraform(modules: Any, manifests: list[K8sObject], loaded: Loaded, out: Built) -> None:
-    from gpulint.facts.terraform import build_all
+    from gpulint.facts.terraform import build_all, unknown_types, var_files
 
     if modules is None:
         return
-    out.notes, out.diagnostics = list(modules.notes), [*out.diagnostics, *modules.diagnostics]
+    out.notes, out.diagnostics = [*out.notes, *modules.notes], \
+        [*out.diagnostics, *modules.diagnostics]
     _terraform_kubernetes(loaded, manifests, modules.resources, out)
+    untyped: list[Resource] = []  # named once per cause, not listed as GPU resources
     for inst in modules.resources:
         try:
-            built = build_all(inst)
+            built = build_all(inst, untyped)
         except RecursionError:
             out.diagnostics.append(Diagnostic(inst.path, inst.view.line, f"{inst.address} not "
                                               "evaluated: expressions nested too deeply"))
@@ -120,6 +125,9 @@ def _terraform(modules: Any, manifests: list[K8sObject], loaded: Loaded, out: Bu
                 out.called_from[id(res)] = inst.call_paths
             # Module-call node groups have no block of their own: their span is the call line.
             _add(out, res, getattr(inst.view.block, "end_line", None) or res.line)
+    out.notes += unknown_types.notes(untyped)
+    if loaded.terraform is not None:
+        out.notes += var_files.notes(loaded.terraform.var_file_settings)
 
 
 def _terraform_helm(loaded: Loaded, out: Built) -> None:

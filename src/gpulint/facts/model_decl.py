@@ -26,8 +26,21 @@ PARALLEL_TAG_KEYS = {
     "data_parallel": ("gpulint.dev/data-parallel", "gpulint/data-parallel",
                       "data-parallel", "data_parallel"),
 }
-MODEL_ENV_VARS = ("HF_MODEL_ID", "MODEL_ID", "MODEL_NAME", "MODEL", "MODEL_PATH", "LLM_MODEL",
-                  "SERVED_MODEL", "HUGGING_FACE_MODEL")
+# Env vars the engines document for the weights they load, first match wins: Hugging Face
+# TGI's launcher reads every flag from the environment (MODEL_ID for --model-id, TGI launcher
+# reference); HF_MODEL_ID is the Hugging Face inference containers' (SageMaker, Google DLC);
+# NIM for LLMs takes NIM_MODEL_NAME (1.x, the LLM-agnostic NIM) or NIM_MODEL_PATH (2.x,
+# `hf://meta-llama/Llama-3.1-8B-Instruct`, NIM "Environment Variables" reference); MODEL /
+# MODEL_NAME are what vLLM and other serving images' entrypoint scripts commonly read.
+MODEL_ENV_VARS = ("HF_MODEL_ID", "MODEL_ID", "NIM_MODEL_NAME", "NIM_MODEL_PATH", "MODEL_NAME",
+                  "MODEL", "MODEL_PATH", "LLM_MODEL", "SERVED_MODEL", "HUGGING_FACE_MODEL")
+# Where a model URI says the weights come from, not part of the model's name.
+_MODEL_SCHEMES = ("hf://", "ngc://", "modelscope://")
+# NVIDIA NIM: one image per model, nvcr.io/nim/<org>/<model>:<tag> (NIM for LLMs "Supported
+# Models", e.g. nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3); these repositories are the
+# LLM-agnostic NIM, whose model comes from its env instead.
+_NIM_REGISTRY = "nvcr.io/nim/"
+_GENERIC_NIMS = frozenset({"llm-nim", "nim-llm"})
 
 # Flags naming the model, in priority order: vLLM, TGI, SGLang, KServe huggingface, llama.cpp,
 # Triton (--load-model) and KServe's storageUri (passed as --storage-uri by the fact builder).
@@ -116,15 +129,49 @@ def declare(res: Resource, decl: ModelDecl | None) -> None:
         _DECLARED[res] = decl
 
 
+def _repository(image: str) -> tuple[str, str]:
+    """(repository, tag) of an image reference, lower-case repository; a digest pins the
+    same image."""
+    name = image.strip().split("@", 1)[0]
+    last = name.rsplit("/", 1)[-1]
+    repo, tag = (name.rsplit(":", 1) if ":" in last else (name, ""))
+    return repo.lower(), tag
+
+
+def model_from_image(image: Any) -> str | None:
+    """The model a model-specific NIM image serves (`meta/llama-3.1-8b-instruct`), else None."""
+    if not isinstance(image, str) or not image.strip():
+        return None
+    repo, _ = _repository(image)
+    if not repo.startswith(_NIM_REGISTRY):
+        return None
+    parts = repo[len(_NIM_REGISTRY):].split("/")
+    if len(parts) < 2 or not all(parts) or parts[-1] in _GENERIC_NIMS:
+        return None
+    return "/".join(parts)
+
+
+def model_uri_name(value: str) -> str:
+    """A model name from a model URI: `hf://org/name` → `org/name`; NGC's
+    `ngc://nim/meta/llama-3.1-8b-instruct:0.11` → `meta/llama-3.1-8b-instruct`."""
+    text = value.strip()
+    for scheme in _MODEL_SCHEMES:
+        if text.lower().startswith(scheme):
+            text = text[len(scheme):]
+            if scheme == "ngc://":
+                text = text.removeprefix("nim/").split(":", 1)[0]
+            break
+    return text
+
+
 def server_from_image(image: Any) -> str | None:
     """The serving engine an image runs as its entrypoint, or None when the image is not one
     of the known serving images."""
     if not isinstance(image, str) or not image.strip():
         return None
-    name = image.strip().split("@", 1)[0]  # a digest pins the same image
-    last = name.rsplit("/", 1)[-1]
-    repo, tag = (name.rsplit(":", 1) if ":" in last else (name, ""))
-    repo = repo.lower()
+    repo, tag = _repository(image)
+    if repo.startswith(_NIM_REGISTRY):
+        return "nim"
     for suffix, server in _SERVER_IMAGES:
         if repo == suffix or repo.endswith("/" + suffix):
             return server
@@ -247,7 +294,7 @@ def from_command(command: list[str], env: dict[str, str], what: str,
         # An unset reference stays as written, so the caller can say it could not be resolved.
         var = next((v for v in MODEL_ENV_VARS if env.get(v)), None)
         if var:
-            model, source = env[var], f"{what} env {var}"
+            model, source = model_uri_name(env[var]), f"{what} env {var}"
     if not model:
         return None
     precision = next((flags[f] for f in _PRECISION_FLAGS if flags.get(f)), None)

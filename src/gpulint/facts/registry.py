@@ -114,6 +114,9 @@ FACTS: tuple[Fact, ...] = (
          "str"),
     Fact("workload.source", "string", "the tag, label or name the workload came from", "facts",
          "str | None"),
+    Fact("option", "string", "a choice users may make, not a workload that runs (a JupyterHub "
+         "profile; the gpulint.dev/option annotation): priced per hour, outside totals",
+         "facts", "str"),
     Fact("shutdown", "string", "none, schedule, scale-to-zero or idle", "facts", "str | Unknown"),
     Fact("tags", "mapping", "cost-allocation tags or labels, provider defaults merged in",
          "facts", "dict[str, Any] | Unknown"),

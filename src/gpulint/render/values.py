@@ -115,12 +115,15 @@ class _Reader:
         self.objects: list[K8sObject] = []
 
     def _emit(self, path: Path, kind: str, api: str, spec: dict[str, Any],
-              labels: dict[str, str], scale: tuple[Any, Any] | None = None) -> None:
+              labels: dict[str, str], scale: tuple[Any, Any] | None = None,
+              annotations: dict[str, str] | None = None) -> None:
         file, line = self.values.locate(path)
         name = _dotted(path)
         address = f"{VALUES_TYPE}/{self.release}" + (f"/{name}" if name else "")
         name = name or self.release
         meta: dict[str, Any] = {"name": name, "labels": labels}
+        if annotations:
+            meta["annotations"] = annotations
         if self.namespace:
             meta["namespace"] = self.namespace
         doc = {"apiVersion": api, "kind": kind, "metadata": meta, "spec": spec}
@@ -222,7 +225,28 @@ class _Reader:
         if not (isinstance(cull, dict) and cull.get("enabled") is False):
             timeout = cull.get("timeout", 3600) if isinstance(cull, dict) else 3600
             labels["gpulint.dev/idle-shutdown"] = f"jupyterhub-idle-culler-{timeout}s"
-        self._emit(path, "Notebook", "kubeflow.org/v1", {"template": {"spec": pod}}, labels)
+        self._emit(path, "Notebook", "kubeflow.org/v1", {"template": {"spec": pod}}, labels,
+                   annotations=self._profile_option(path))
+
+    def _profile_option(self, path: Path) -> dict[str, str] | None:
+        """A profileList entry (or one of its profile_options choices) is a server size each
+        user may pick at spawn time, not a server that runs: the `gpulint.dev/option`
+        annotation says so, with the name JupyterHub shows for it."""
+        if "profileList" not in path:
+            return None
+        at = path.index("profileList")
+        names = []
+        node: Any = self.values.tree
+        for i, key in enumerate(path):
+            node = node.get(key) if isinstance(node, dict) else \
+                node[key] if isinstance(node, list) and isinstance(key, int) \
+                and key < len(node) else None
+            if i > at and isinstance(node, dict):
+                shown = node.get("display_name") or node.get("slug")
+                if isinstance(shown, str) and shown.strip():
+                    names.append(shown.strip())
+        label = " / ".join(names) or _dotted(path)
+        return {"gpulint.dev/option": f"JupyterHub profile {label}"}
 
     def node_pool(self, path: Path, node: dict[str, Any]) -> None:
         """The karpenter-resources chart: one NodePool named `name`, its node class alike."""

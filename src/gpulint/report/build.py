@@ -96,6 +96,19 @@ def _resource(res: Resource) -> dict[str, Any]:
     }
 
 
+# The fields of a resource that describe an option: what a user gets and what an hour of it
+# costs. Monthly costs, replicas and counts are about what runs, so they are left out.
+_OPTION_FIELDS = ("address", "type", "path", "line", "provider", "cloud", "region",
+                  "instance_type", "gpu_model", "gpu_count", "gpu_memory_gib", "capacity",
+                  "workload", "hourly_cost_usd", "model", "unknowns")
+
+
+def _option(res: Resource) -> dict[str, Any]:
+    """A choice users may make (a JupyterHub GPU profile): its hardware and hourly price."""
+    row = _resource(res)
+    return {"option": res.facts.get("option"), **{k: row[k] for k in _OPTION_FIELDS}}
+
+
 def _finding(fd: Finding) -> dict[str, Any]:
     return {"rule": fd.rule, "severity": fd.severity.value, "path": fd.path, "line": fd.line,
             "address": fd.address, "message": fd.message,
@@ -142,6 +155,8 @@ def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) ->
         "resources": resources,
         "findings": [_finding(f) for f in result.findings],
         "not_evaluated": not_evaluated,
+        # Choices users may make, priced per hour: in no total below.
+        "options": [_option(r) for r in result.options],
         "summary": {
             "files_scanned": result.files_scanned,
             "gpu_resources": len(resources),
@@ -154,6 +169,7 @@ def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) ->
             "unpriced_resources": len(resources) - len(priced),
             "potential_saving_usd": potential_saving(result.findings),
             "not_evaluated": len(not_evaluated),
+            "options": len(result.options),
             "suppressed": len(result.suppressed),
             "baselined": result.baselined,
         },

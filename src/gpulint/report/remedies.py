@@ -53,6 +53,9 @@ _FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for
      "price it with --pricing-overrides FILE (pricing_overrides in the configuration)"),
     (r"without bound|no upper bound|set by an autoscaler",
      "set a maximum (the autoscaler's max size or maxReplicas)"),
+    (r"requests no accelerator, yet its .* puts it on",
+     "request the accelerators the pod uses in its resources.limits (nvidia.com/gpu, "
+     "google.com/tpu), or select other nodes if it uses none"),
     (r"looks like GPU nodes .* but no instance type is set",
      "set the pool's instance type (instance_types, machine_type, vm_size)"),
     (r"looks like GPU nodes", "give the pool's instance type a value (-v shows where it "
@@ -68,11 +71,21 @@ DEFAULT = "state the value in the code (-v shows each resource and what is unkno
 
 # A reason that names its own fix: a variable a var file of the directory sets.
 _NAMED = re.compile(r"\(not auto-loaded\): (pass --var-file \S+)")
+# GPU pools only unloaded var files give (facts/terraform/var_files.py): the flag or setting.
+_VARIANTS = re.compile(r"; (pass --var-file \S+, or set terraform\.var_file_variants.*)$")
+# Pools of unknown machine type (facts/terraform/unknown_types.py): "(cause)" at the end.
+_MIGHT_BE_GPU = re.compile(r"of unknown machine type, might be GPU \w+ \((.*)\)$")
 
 
 def fix_for(cause: str, reason: str = "") -> str:
     """What fixes ``cause`` (a root cause as text.root_cause returns it); ``reason``, the whole
     reason of its first resource, when it names the fix itself."""
+    inner = _MIGHT_BE_GPU.search(cause)
+    if inner:  # pools of unknown machine type: the fix of what left the type unknown
+        return fix_for(inner.group(1), reason)
+    variants = _VARIANTS.search(reason)
+    if variants:
+        return variants.group(1)
     named = _NAMED.search(reason)
     if named:
         return f"{named.group(1)} (or list it under terraform.var_files in the configuration)"

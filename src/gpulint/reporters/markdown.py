@@ -192,6 +192,7 @@ def _compose(
         _fixed(diff, limits["fixed"]),
         _accepted(diff, limits["accepted"]),
         sections.all_resources(report, limits["resources"]),
+        sections.options(report, limits["resources"]),
         _problems(report, limits["problems"]),
         [note] if note else [],
         _footer(report),

@@ -146,6 +146,25 @@ def all_resources(report: dict[str, Any], limit: int) -> list[str]:
     return details(f"GPU resources ({len(rows)})", body)
 
 
+def options(report: dict[str, Any], limit: int) -> list[str]:
+    """Choices users may make (JupyterHub GPU profiles): per hour, in no total."""
+    rows = list(report.get("options") or [])
+    if not rows:
+        return []
+    body = []
+    for r in rows[:limit]:
+        gpus = f"{r.get('gpu_count')}× " if r.get("gpu_count") is not None else ""
+        gpus += clean(r.get("gpu_model") or "unknown GPU")
+        hourly = r.get("hourly_cost_usd")
+        money = "not priced" if hourly is None else f"${hourly:,.2f}/h"
+        body.append(f"- {code_span(r.get('address'), NAME_CHARS)} · "
+                    f"{escape_text(r.get('option'), NAME_CHARS)} · "
+                    f"{escape_text(gpus, NAME_CHARS)} · {money}")
+    if len(rows) > limit:
+        body += [f"- _…and {len(rows) - limit:,} more not shown._"]
+    return details(f"Options users can pick ({len(rows)}; per hour, not in the totals)", body)
+
+
 def bullets(items: list[dict[str, Any]], text_key: str, limit: int) -> list[str]:
     body = []
     for item in items[:limit]:

@@ -38,6 +38,7 @@ def render(report: dict[str, Any], *, colour: bool = False, verbose: bool = Fals
     out += (_not_evaluated(report["not_evaluated"], c) if verbose
             else _not_evaluated_grouped(report, c))
     out += _suppressed(report.get("suppressed") or [], c)
+    out += _options(report.get("options") or [], c)
     note = price_note(report) if verbose else short_price_note(report)
     out += ["", *fit(_totals(report)), *(c("dim", line) for line in fit(note)),
             verdict(report)]  # the summary stays one line, the last
@@ -149,6 +150,21 @@ def _resource(r: dict[str, Any], c: Colour, verbose: bool) -> list[str]:
     for u in r["unknowns"]:
         out += [c("dim", line) for line in fit(f"could not evaluate {u['fact']}: {u['reason']}",
                                                "      ", "        ")]
+    return out
+
+
+def _options(rows: list[dict[str, Any]], c: Colour) -> list[str]:
+    """Choices users may make (JupyterHub GPU profiles): each with its hourly price, apart
+    from the totals, which count only what runs."""
+    if not rows:
+        return []
+    out = ["", c("bold", f"Options users can pick ({len(rows)}; per hour, not in the totals)")]
+    for r in rows:
+        what = r["instance_type"] or f"{r['gpu_count'] or '?'}× {r['gpu_model'] or 'GPU'}"
+        hourly = r["hourly_cost_usd"]
+        money = f"${hourly:,.2f}/h" if isinstance(hourly, (int, float)) else "not priced"
+        out += fit(f"{keep(r['path'] + ':' + str(r['line']))} {r['option']}  {keep(what)} "
+                   f"{r['capacity']}  {money}", "  ", "      ")
     return out
 
 

@@ -14,7 +14,13 @@ from gpulint.terraform.files import FileAccess
 from gpulint.terraform.module import LoadResult, iter_blocks, load_module, resolve_module_source
 from gpulint.terraform.parser import parse_hcl, parse_tf_json
 from gpulint.terraform.syntax import HclSyntaxError
-from gpulint.terraform.variables import ParseSource, root_variables
+from gpulint.terraform.variables import (
+    ParseSource,
+    VarFileSetting,
+    loaded_files,
+    root_variables,
+    unloaded_settings,
+)
 from gpulint.terraform.views import ParsedFile
 
 ReadText = Callable[[str], "tuple[str | None, Diagnostic | None]"]
@@ -140,9 +146,21 @@ class TerraformProject:
             declared.update(b.labels[0] for f in files for b in f.root.blocks
                             if b.type == "variable" and b.labels)
             try:
-                values = root_variables(files, directory, inputs, result.diagnostics,
-                                         self.parse_source)
-                load_module(directory, files, values, {}, "", 0, self.parse_dir, result)
+                found = unloaded_settings(files, directory, loaded_files(directory, inputs),
+                                          self.parse_source)
+                variants: list[str | None] = list(_variants(found)) \
+                    if inputs.var_file_variants else []
+                for variant in variants or [None]:
+                    values = root_variables(files, directory, inputs, result.diagnostics,
+                                            self.parse_source, variant)
+                    if not variants:  # what the files would set that nothing given sets
+                        result.var_file_settings += [f for f in found
+                                                     if f.variable not in values]
+                    before = (len(result.resources), len(result.remote_calls),
+                              len(result.notes))
+                    load_module(directory, files, values, {}, "", 0, self.parse_dir, result)
+                    if variant is not None:
+                        _mark(result, before, os.path.relpath(variant, directory))
             except RecursionError:
                 # Expressions or locals chained too deeply to evaluate: lose this module only.
                 del result.resources[kept:]
@@ -151,6 +169,24 @@ class TerraformProject:
                                                      "evaluated: expressions nested too deeply"))
         result.diagnostics[:0] = self.diagnostics + _undeclared(inputs, declared)
         return result
+
+
+def _variants(found: list[VarFileSetting]) -> list[str]:
+    """The var files scanned one by one (terraform.var_file_variants): each that sets a
+    variable of the root."""
+    return sorted({path for setting in found for path, _ in setting.files})
+
+
+def _mark(result: LoadResult, before: tuple[int, int, int], variant: str) -> None:
+    """What one var file's evaluation made is addressed `…@<var file>`: the same code is a
+    cluster per file, and each is its own line of the bill."""
+    resources, calls, notes = before
+    for inst in result.resources[resources:]:
+        inst.address = f"{inst.address}@{variant}"
+    for call in result.remote_calls[calls:]:
+        call.address = f"{call.address}@{variant}"
+    for note in result.notes[notes:]:
+        note.address = f"{note.address}@{variant}"
 
 
 def _undeclared(inputs: Inputs, declared: set[str]) -> list[Diagnostic]:

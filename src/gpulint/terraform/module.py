@@ -88,6 +88,9 @@ class LoadResult:
     module_instances: int = 0  # counted against MAX_TOTAL_INSTANCES with the resources
     cycles: set[tuple[str, int]] = field(default_factory=set)  # module calls reported as cycles
     files: Any = None  # a files.FileAccess: what file() may read
+    # Root variables that .tfvars files Terraform does not load by itself set
+    # (variables.VarFileSetting): the fact builders say which of them hold GPU pools.
+    var_file_settings: list[Any] = field(default_factory=list)
 
 
 def _provider_blocks(files: list[ParsedFile], scope: Scope,

@@ -34,6 +34,8 @@ class Module:
         # Managed resources by type and name: `TYPE.NAME.location` of a resource group is the
         # value written in that block, known before apply.
         self.resource_decls: dict[str, dict[str, Block]] = {}
+        # Data sources whose result is computed from their arguments alone (_READ_DATA).
+        self.data_decls: dict[str, dict[str, Block]] = {}
         self.resolving: set[tuple[Any, ...]] = set()
         self.configured: dict[tuple[Any, ...], Any] = {}  # evaluated once each
         # Local module calls by name: their outputs, one per instance ([i] / ["key"]) when
@@ -50,6 +52,8 @@ class Module:
                     self.output_decls[b.labels[0]] = b
                 elif b.type == "resource" and len(b.labels) == 2:
                     self.resource_decls.setdefault(b.labels[0], {})[b.labels[1]] = b
+                elif b.type == "data" and len(b.labels) == 2 and b.labels[0] in _READ_DATA:
+                    self.data_decls.setdefault(b.labels[0], {})[b.labels[1]] = b
         # `reader` (a FileAccess) lets file() read inside the scanned tree.
         self.scope = Scope(resolver=self._resolve_root, files=reader)
 
@@ -82,7 +86,7 @@ class Module:
         if name == "terraform":
             return {"workspace": "default"}
         if name == "data":
-            return Unknown("data values are known only after apply")
+            return _DataSources(self)
         if name == "module":
             return _ModuleCalls(self)
         if name in {"each", "count", "self"}:
@@ -170,21 +174,33 @@ class _ModuleCalls(_LazyVars):
             Unknown(f"module.{key} was not evaluated (not a local or downloaded module)")
 
 
+class _DataSources(_LazyVars):
+    """`data.TYPE`: the data sources computed from their own arguments (a template rendered
+    with its vars); any other is read from the cloud at plan time."""
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._m.data_decls:
+            return _Resources(self._m, key, data=True)
+        return Unknown("data values are known only after apply")
+
+
 class _Resources(_LazyVars):
     """`TYPE.NAME` of a resource in the module: its configured arguments; for a resource with
     count or for_each, its instances by index or key, each with its own `each`/`count`."""
 
-    def __init__(self, module: Module, type_: str) -> None:
+    def __init__(self, module: Module, type_: str, data: bool = False) -> None:
         super().__init__(module)
         self._type = type_
+        self._data = data
 
     def __getitem__(self, key: str) -> Any:
-        block = self._m.resource_decls[self._type].get(key)
-        address = f"{self._type}.{key}"
+        decls = self._m.data_decls if self._data else self._m.resource_decls
+        block = decls[self._type].get(key)
+        address = f"{'data.' if self._data else ''}{self._type}.{key}"
         if block is None:
             return Unknown(f"'{address}' refers to another resource, known only after apply")
         if "count" not in block.attributes and "for_each" not in block.attributes:
-            return _Configured(self._m, block, address, self._m.scope)
+            return _configured(self._m, block, address, self._m.scope)
         marker = (id(block), "instances")
         if marker in self._m.resolving:
             return Unknown(f"the instances of '{address}' depend on themselves")
@@ -201,7 +217,7 @@ def _instances(module: Module, block: Block, address: str) -> Any:
     keys = instance_keys(block, module.scope)
     if isinstance(keys, Unknown):
         return Unknown(f"instances of '{address}': {keys.reason}")
-    configured = {key: _Configured(module, block, f"{address}{address_suffix(key)}", scope)
+    configured = {key: _configured(module, block, f"{address}{address_suffix(key)}", scope)
                   for key, scope in keys}
     return list(configured.values()) if "count" in block.attributes else configured
 
@@ -212,6 +228,15 @@ class _Configured(_LazyVars):
     def __init__(self, module: Module, block: Block, address: str, scope: Scope) -> None:
         super().__init__(module)
         self._block, self._address, self._scope = block, address, scope
+
+    @property
+    def block(self) -> Block:
+        return self._block
+
+    @property
+    def scope(self) -> Scope:
+        """The scope its arguments are evaluated in (its own `each`/`count`)."""
+        return self._scope
 
     def __getitem__(self, key: str) -> Any:
         attr = self._block.attributes.get(key)
@@ -225,3 +250,34 @@ class _Configured(_LazyVars):
             finally:
                 self._m.resolving.discard(marker)
         return self._m.configured[marker]
+
+
+# The template provider's `data "template_file"` (archived, still common in tutorials):
+# `rendered` is its `template` with its `vars` substituted, as templatefile() renders a file.
+_READ_DATA = frozenset({"template_file"})
+
+
+class RenderedTemplate(_Configured):
+    """A `data "template_file"` instance: its arguments, and `rendered`."""
+
+    def __getitem__(self, key: str) -> Any:
+        if key != "rendered":
+            return super().__getitem__(key)
+        from gpulint.terraform.reading import render_template
+
+        text = super().__getitem__("template")
+        names = super().__getitem__("vars") if "vars" in self._block.attributes else {}
+        for value in (text, names):
+            if isinstance(value, Unknown):
+                return Unknown(f"{self._address}.rendered: {value.reason}")
+        if not isinstance(text, str) or not isinstance(names, dict):
+            return Unknown(f"{self._address}: template must be a string and vars a map")
+        parsed = render_template(text, names, self._address)
+        return parsed if isinstance(parsed, Unknown) else \
+            evaluate(parsed.expr, Scope(parsed.names))
+
+
+def _configured(module: Module, block: Block, address: str, scope: Scope) -> _Configured:
+    kind = RenderedTemplate if block.type == "data" and block.labels[:1] == ["template_file"] \
+        else _Configured
+    return kind(module, block, address, scope)

@@ -75,6 +75,12 @@ class Template:
     names: dict[str, Any]
 
 
+def render_template(text: str, names: dict[str, Any], label: str) -> Template | Unknown:
+    """A template's text parsed for rendering with these names only (templatefile(), the
+    template provider's `data "template_file"`)."""
+    return _render(text, names, label)
+
+
 def _render(text: str, names: dict[str, Any], path: str) -> Template | Unknown:
     parts = heredoc.split(text)
     if isinstance(parts, tuple):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from gpulint import globs
@@ -74,9 +75,10 @@ def _auto_files(directory: str) -> list[str]:
 
 
 def root_variables(files: list[ParsedFile], directory: str, inputs: Inputs,
-                   diagnostics: list[Diagnostic],
-                   parse: ParseSource | None = None) -> dict[str, Any]:
-    """Variable values for a root module, in Terraform's precedence order (later wins)."""
+                   diagnostics: list[Diagnostic], parse: ParseSource | None = None,
+                   variant: str | None = None) -> dict[str, Any]:
+    """Variable values for a root module, in Terraform's precedence order (later wins).
+    `variant`: one more var file, applied as if first on the command line."""
     values: dict[str, Any] = {}
     for key, raw in inputs.env.items():
         if key.startswith("TF_VAR_"):
@@ -85,16 +87,22 @@ def root_variables(files: list[ParsedFile], directory: str, inputs: Inputs,
         [("var-file", i) for i in range(len(inputs.var_files))]
         + [("var", pair) for pair in inputs.vars.items()])
     configured = _configured_files(directory, inputs, diagnostics)
-    for path in _auto_files(directory) + configured:
+    for path in _auto_files(directory) + configured + ([variant] if variant else []):
         _apply_tfvars(values, path, diagnostics, parse)
     for kind, item in order:
         if kind == "var-file":
             _apply_tfvars(values, inputs.var_files[item], diagnostics, parse)
         else:
             values[item[0]] = cli_value(item[1])
-    loaded = {os.path.abspath(p) for p in [*configured, *inputs.var_files]}
-    _name_unloaded_files(files, directory, values, loaded, parse)
+    _name_unloaded_files(files, directory, values, loaded_files(directory, inputs, variant),
+                         parse)
     return values
+
+
+def loaded_files(directory: str, inputs: Inputs, variant: str | None = None) -> set[str]:
+    """The var files an option loads for this root (absolute): configured, given, a variant."""
+    configured = _configured_files(directory, inputs, [])
+    return {os.path.abspath(p) for p in [*configured, *inputs.var_files, *filter(None, [variant])]}
 
 
 def _configured_files(directory: str, inputs: Inputs,
@@ -116,31 +124,82 @@ def _configured_files(directory: str, inputs: Inputs,
     return out
 
 
+def _tfvars_in(directory: str) -> list[str]:
+    try:
+        listing = sorted(os.listdir(directory))
+    except OSError:
+        return []
+    return [os.path.join(directory, n) for n in listing
+            if n.endswith((".tfvars", ".tfvars.json"))
+            and os.path.isfile(os.path.join(directory, n))]
+
+
+def unloaded_var_files(directory: str, loaded: set[str] | None = None) -> list[str]:
+    """The .tfvars files of a root module that Terraform does not load by itself (neither
+    terraform.tfvars nor *.auto.tfvars) and no option loads: those beside the root, then those
+    of its subdirectories that hold no Terraform of their own (`projects/leap.tfvars`, one file
+    per cluster, as production repositories lay them out)."""
+    auto = {os.path.abspath(p) for p in _auto_files(directory)}
+    found = _tfvars_in(directory)
+    try:
+        subdirs = sorted(n for n in os.listdir(directory)
+                         if not n.startswith(".") and os.path.isdir(os.path.join(directory, n)))
+    except OSError:
+        subdirs = []
+    for sub in subdirs:
+        inner = os.path.join(directory, sub)
+        try:
+            if any(n.endswith((".tf", ".tf.json")) for n in os.listdir(inner)):
+                continue  # a module of its own: its var files are its own
+        except OSError:
+            continue
+        found += _tfvars_in(inner)
+    skip = auto | (loaded or set())
+    return [p for p in found if os.path.abspath(p) not in skip]
+
+
+@dataclass(frozen=True)
+class VarFileSetting:
+    """A root variable that unloaded var files set: what the scan did not see."""
+
+    variable: str
+    path: str  # the variable block's file and line
+    line: int
+    has_default: bool
+    files: tuple[tuple[str, Any], ...]  # (var file, the value it gives the variable)
+
+
+def unloaded_settings(files: list[ParsedFile], directory: str, loaded: set[str],
+                      parse: ParseSource | None) -> list[VarFileSetting]:
+    """Every declared variable that an unloaded var file of the root sets, with each value."""
+    declared = {b.labels[0]: (f.path, b) for f in files for b in f.root.blocks
+                if b.type == "variable" and b.labels}
+    given: dict[str, list[tuple[str, Any]]] = {}
+    for path in unloaded_var_files(directory, loaded):
+        data, _ = _read_tfvars(path, parse)  # a broken file names nothing; it is not loaded
+        for var in sorted(set(declared) & set(data)):
+            given.setdefault(var, []).append((path, data[var]))
+    return [VarFileSetting(var, declared[var][0], declared[var][1].line,
+                           "default" in declared[var][1].attributes, tuple(found))
+            for var, found in given.items()]
+
+
 def _name_unloaded_files(files: list[ParsedFile], directory: str, values: dict[str, Any],
                          loaded: set[str], parse: ParseSource | None) -> None:
-    """A variable with no value that a .tfvars file of the directory sets, which Terraform does
+    """A variable with no value that a .tfvars file of the root sets, which Terraform does
     not load by itself (not terraform.tfvars, not *.auto.tfvars): name the file and the flag."""
     missing = {b.labels[0] for f in files for b in f.root.blocks
                if b.type == "variable" and b.labels and "default" not in b.attributes
                and b.labels[0] not in values}
     if not missing:
         return
-    auto = {os.path.abspath(p) for p in _auto_files(directory)}
-    try:
-        listing = sorted(os.listdir(directory))
-    except OSError:
-        return
     setters: dict[str, list[str]] = {}
-    for name in listing:
-        path = os.path.join(directory, name)
-        if not name.endswith((".tfvars", ".tfvars.json")) or os.path.abspath(path) in auto \
-                or os.path.abspath(path) in loaded or not os.path.isfile(path):
-            continue
+    for path in unloaded_var_files(directory, loaded):
         data, _ = _read_tfvars(path, parse)  # a broken file names nothing; it is not loaded
         for var in missing & set(data):
             setters.setdefault(var, []).append(path)
     for var, paths in setters.items():
-        names = ", ".join(os.path.basename(p) for p in paths)
+        names = ", ".join(os.path.relpath(p, directory) for p in paths)
         flag = f"--var-file {os.path.relpath(paths[0])}"
         more = " (or another of them)" if len(paths) > 1 else ""
         values[var] = Unknown(f"variable {var} has no default and no value was given; set by "

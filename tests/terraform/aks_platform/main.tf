@@ -26,7 +26,7 @@ module "aks" {
 }
 
 # A path that leaves the scanned tree is never read.
-# expect: why:instance.type="outside the scanned tree"
+# expect-note: outside the scanned tree
 resource "azurerm_linux_virtual_machine" "from_outside" {
   name                = "outside"
   resource_group_name = "x"

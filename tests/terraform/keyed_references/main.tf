@@ -88,7 +88,7 @@ variable "template_key" {
   type = string
 }
 
-# expect: why:instance.type="which instance of aws_launch_template.pool is meant is unknown" cost.monthly=?
+# expect-note: might be GPU pools (variable template_key has no default
 resource "aws_autoscaling_group" "chosen" {
   min_size = 1
   max_size = 1

@@ -119,7 +119,7 @@ resource "aws_instance" "from_for_each_output" {
   }
 }
 
-# expect: why:instance.type="output missing is not defined"
+# expect-note: output missing is not defined
 resource "aws_instance" "missing_output" {
   instance_type = module.sizes.missing
 }

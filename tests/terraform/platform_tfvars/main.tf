@@ -19,7 +19,7 @@ resource "aws_eks_node_group" "inference" {
 }
 
 # Set by two files of the directory: both named, the first given as the flag.
-# expect: gpu.count=? why:instance.type="set by blue.tfvars, green.tfvars (not auto-loaded): pass --var-file tests/terraform/platform_tfvars/blue.tfvars (or another of them)"
+# expect-note: set by blue.tfvars, green.tfvars (not auto-loaded): pass --var-file tests/terraform/platform_tfvars/blue.tfvars (or another of them)
 resource "aws_instance" "trainer" {
   instance_type = var.training_instance_type
   tags          = { Name = "trainer" }

@@ -59,7 +59,7 @@ variable "settings" {
   default = null
 }
 
-# expect: gpu.count=? why:instance.type="cannot read attribute 'instance_type' of a null value"
+# expect-note: cannot read attribute 'instance_type' of a null value
 resource "aws_instance" "from_settings" {
   instance_type = var.settings.instance_type
 }

@@ -41,7 +41,7 @@ resource "aws_instance" "from_directive" {
 }
 
 # A template outside the scanned tree is never read.
-# expect: why:instance.type="outside the scanned tree"
+# expect-note: outside the scanned tree
 resource "aws_instance" "outside" {
   instance_type = templatefile("${path.module}/../../../README.md", {})
 }

@@ -56,7 +56,7 @@ resource "aws_instance" "map_from_cli" {
   instance_type = var.sizes_from_cli["gpu"]
 }
 
-# expect: why:instance.type="variable missing has no default and no value was given" gpu.count=? cost.monthly=?
+# expect-note: variable missing has no default and no value was given
 resource "aws_instance" "missing" {
   instance_type = var.missing
 }

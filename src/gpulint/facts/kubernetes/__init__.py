@@ -31,11 +31,15 @@ from gpulint.facts.model_decl import (
     declare,
     from_command,
     from_tags,
+    model_from_image,
+    model_uri_name,
     server_from_image,
 )
 from gpulint.load.kubernetes import K8sObject
 from gpulint.model import Unknown
 
+# Marks a pod template as an option users may pick (a JupyterHub profile), not a workload.
+OPTION_ANNOTATION = "gpulint.dev/option"
 # Objects other objects name: their readers look them up in the scan.
 REFERENCED_KINDS = {"LLMInferenceServiceConfig", "TrainingRuntime", "ClusterTrainingRuntime"}
 # The accelerator kinds as facts (catalog names for Neuron come from the instance type).
@@ -51,13 +55,25 @@ def _container_model(c: dict[str, Any], env: dict[str, str]) -> ModelDecl | None
     if isinstance(c.get("storageUri"), str):  # KServe predictor model
         command += ["--storage-uri", c["storageUri"]]
     image = c.get("image") if isinstance(c.get("image"), str) else None
-    decl = from_command(command, env, f"container {c.get('name', '?')}", image)
+    what = f"container {c.get('name', '?')}"
+    decl = from_command(command, env, what, image)
     if decl is None:
         var = next((v for v in MODEL_ENV_VARS if env.get(v)), None)
         if var:
-            decl = ModelDecl(env[var], f"container {c.get('name', '?')} env {var}",
+            decl = ModelDecl(model_uri_name(env[var]), f"{what} env {var}",
                              server=server_from_image(image))
     return decl
+
+
+def _image_model(containers: list[dict[str, Any]]) -> ModelDecl | None:
+    """The model a container's image names (a NIM), when nothing more explicit does."""
+    for c in containers:
+        image = c.get("image") if isinstance(c.get("image"), str) else None
+        named = model_from_image(image)
+        if named:
+            return ModelDecl(named, f"container {c.get('name', '?')} image",
+                             server=server_from_image(image))
+    return None
 
 
 def _model(res: Resource, tags: dict[str, Any], containers: list[dict[str, Any]],
@@ -68,7 +84,8 @@ def _model(res: Resource, tags: dict[str, Any], containers: list[dict[str, Any]]
         decl = _container_model(c, container_env(c, namespace, config_maps))
         if decl:
             break
-    decl = decl or declared  # the operator's own model field (KAITO preset, model URI, image)
+    # The operator's own model field (KAITO preset, model URI, image), then a model image.
+    decl = decl or declared or _image_model(containers)
     if decl is None:
         return
     if _unresolved(decl.id):
@@ -111,15 +128,40 @@ def shutdown_of(res: Resource, tags: dict[str, Any]) -> str:
     return "none"
 
 
-def _group_resource(obj: K8sObject, group: PodGroup, ctx: Context) -> Resource | None:
+# Kinds that run on every node a selector matches, whatever it costs: a device plugin, a GPU
+# driver installer or a metrics exporter picks GPU nodes but never adds one.
+_NODE_AGENTS = frozenset({"DaemonSet"})
+
+
+def _selected_only(pod: dict[str, Any], kind: str) -> k8s_accelerators.Accelerators | None:
+    """A pod that asks for no accelerator yet whose node selection puts it on accelerator
+    nodes (a Ray worker group with only a GKE accelerator label and Ray's logical `GPU`
+    resource): the nodes are paid for, so it is reported, its GPU model from the selector and
+    its count unknown. None for any other pod."""
+    if kind in _NODE_AGENTS or not pod.get("containers"):  # an agent, or a patch: no pod
+        return None
+    chosen = k8s_nodes.gpu_selector(k8s_nodes.selection(pod))
+    if chosen is None:
+        return None
+    where, accelerator = chosen
+    return k8s_accelerators.Accelerators(Unknown(
+        f"it requests no accelerator, yet its {where} puts it on {accelerator.upper()} nodes"),
+        accelerator)
+
+
+def _group_resource(obj: K8sObject, group: PodGroup, ctx: Context,
+                    selector_only: bool = False) -> Resource | None:
     config_maps = ctx.config_maps
     acc = k8s_accelerators.read(group.pod)
     if group.unknown_count is not None:
         acc.count = group.unknown_count
-    if not isinstance(acc.count, Unknown) and acc.count <= 0:
-        return None
     doc = obj.doc
     kind = str(doc["kind"])
+    if not isinstance(acc.count, Unknown) and acc.count <= 0:
+        selected = _selected_only(group.pod, kind) if selector_only else None
+        if selected is None:
+            return None
+        acc = selected
     meta = as_dict(doc.get("metadata"))
     # `generateName` objects (Jobs created with kubectl create) are named by their prefix.
     name = scalar(meta.get("name")) or scalar(meta.get("generateName")) or "?"
@@ -137,6 +179,9 @@ def _group_resource(obj: K8sObject, group: PodGroup, ctx: Context) -> Resource |
     labels = {**group.labels, **as_dict(meta.get("labels"))}
     annotations = {**group.annotations, **as_dict(meta.get("annotations"))}
     res.facts["tags"] = {str(k): v for k, v in labels.items()}
+    option = scalar(annotations.get(OPTION_ANNOTATION))
+    if option:  # a choice offered to users: priced per hour, outside the totals
+        res.facts["option"] = option
     res.set_fact("gpu.count", acc.count)
     if acc.kind == "mig":
         res.facts["gpu.fraction"] = acc.fraction
@@ -191,11 +236,11 @@ def build(obj: K8sObject, ctx: Context | ConfigMaps | None = None) -> list[Resou
         return [pool] if pool else []
     if obj.doc.get("kind") == "ClusterConfig" and api_group(obj.doc) == "eksctl.io":
         return build_cluster_config(obj)
-    out = []
-    for group in pod_groups(obj.doc, ctx):
-        res = _group_resource(obj, group, ctx)
-        if res:
-            out.append(res)
+    groups = pod_groups(obj.doc, ctx)
+    out = [res for group in groups if (res := _group_resource(obj, group, ctx))]
+    if not out:  # a driver or head beside GPU workers shares their selector: not evidence
+        out = [res for group in groups
+               if (res := _group_resource(obj, group, ctx, selector_only=True))]
     return out
 
 

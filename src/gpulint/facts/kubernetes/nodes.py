@@ -115,6 +115,27 @@ def capacity(sel: NodeSelection) -> tuple[str, str]:
     return "on-demand", "no node selector or required affinity asks for spot capacity"
 
 
+def gpu_selector(sel: NodeSelection) -> tuple[str, str] | None:
+    """(where, kind) when the pod's hard node selection alone puts it on accelerator nodes: a
+    GPU/TPU accelerator label, a GPU product label, or a GPU instance type. `where` names the
+    label and value (`node selector cloud.google.com/gke-accelerator=nvidia-tesla-a100`)."""
+    labels = sel.labels
+    for key in (GKE_ACCELERATOR, GKE_TPU_ACCELERATOR, KARPENTER_GPU_NAME, NVIDIA_PRODUCT,
+                AKS_KARPENTER_GPU_NAME):
+        value = labels.get(key, "").strip()
+        if value and value.lower() not in {"none", "false"}:
+            kind = "tpu" if key == GKE_TPU_ACCELERATOR or "tpu" in value.lower() else "gpu"
+            return f"{sel.where(key)} {key}={value}", kind
+    for key in INSTANCE_TYPE_KEYS:
+        value = labels.get(key, "")
+        for provider in providers.NAMES:
+            spec = catalog.instance(provider, value) if value else None
+            if spec is not None and (spec.gpu_count or 0) > 0:
+                kind = "tpu" if spec.accelerator_kind == "tpu" else "gpu"
+                return f"{sel.where(key)} {key}={value}", kind
+    return None
+
+
 def gpu_from_product(name: str) -> str | None:
     upper = name.upper()
     return next((model for pattern, model in _PRODUCT_PATTERNS if pattern.search(upper)), None)

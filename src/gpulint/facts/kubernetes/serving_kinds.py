@@ -24,7 +24,13 @@ from gpulint.facts.kubernetes.kinds import (
     register,
     scalar,
 )
-from gpulint.facts.model_decl import ModelDecl, from_command, server_from_image
+from gpulint.facts.model_decl import (
+    ModelDecl,
+    from_command,
+    model_from_image,
+    model_uri_name,
+    server_from_image,
+)
 from gpulint.files.safe_yaml import safe_load as safe_yaml
 from gpulint.model import Unknown
 
@@ -277,19 +283,17 @@ def _has_accelerator(pod: dict[str, Any]) -> bool:
 
 def _nim_model(spec: dict[str, Any]) -> ModelDecl | None:
     """The model of a NIM is its image (`nvcr.io/nim/meta/llama-3.1-8b-instruct`), or for the
-    multi-LLM NIM the NIM_MODEL_NAME env var."""
+    LLM-agnostic NIM its NIM_MODEL_NAME / NIM_MODEL_PATH env var (model_decl)."""
     env = {str(e.get("name")): e.get("value") for e in as_list(spec.get("env"))
            if isinstance(e, dict) and scalar(e.get("value")) is not None}
-    named = scalar(env.get("NIM_MODEL_NAME"))
-    if named:
-        for scheme in ("hf://", "ngc://"):
-            named = named[len(scheme):] if named.startswith(scheme) else named
-        return ModelDecl(named, "NIMService env NIM_MODEL_NAME")
+    for var in ("NIM_MODEL_NAME", "NIM_MODEL_PATH"):
+        named = scalar(env.get(var))
+        if named:
+            return ModelDecl(model_uri_name(named), f"NIMService env {var}")
     repo = scalar(dig(spec, "image", "repository"))
-    parts = repo.split("/") if repo else []
-    if len(parts) >= 3 and parts[1] == "nim" and parts[-1] not in ("llm-nim", "nim-llm"):
-        return ModelDecl("/".join(parts[2:]), "NIMService image.repository",
-                         server=server_from_image(repo))
+    named = model_from_image(repo)
+    if named:
+        return ModelDecl(named, "NIMService image.repository", server=server_from_image(repo))
     return None
 
 

@@ -27,6 +27,7 @@ from gpulint.render import helm_set, values_tree
 from gpulint.render import values as values_reader
 from gpulint.render.values_tree import Values
 from gpulint.terraform.expressions import Scope, evaluate
+from gpulint.terraform.namespace import RenderedTemplate
 from gpulint.terraform.syntax import (
     Call,
     Conditional,
@@ -111,6 +112,8 @@ def lenient(expr: Any, scope: Scope) -> Any:
         return _plain(lenient(expr.args[0], scope))
     if isinstance(expr, Call) and expr.name == "templatefile":
         return _templatefile(expr, scope)
+    if isinstance(expr, GetAttr) and expr.name == "rendered":
+        return _rendered(expr, scope)
     return evaluate(expr, scope)
 
 
@@ -151,8 +154,28 @@ def _templatefile(expr: Call, scope: Scope) -> Any:
     text = files.read(path)
     if isinstance(text, Unknown):
         return Unknown(f"templatefile(): {text.reason}")
-    names = names if isinstance(names, dict) else {}
+    return _substitute(text, names if isinstance(names, dict) else {})
 
+
+def _rendered(expr: GetAttr, scope: Scope) -> Any:
+    """`data.template_file.x[0].rendered`, with the leniency of templatefile(): a var that
+    cannot be known stays a placeholder and the rest of the values is read."""
+    value = evaluate(expr, scope)
+    if not isinstance(value, Unknown):
+        return value
+    source = evaluate(expr.target, scope)
+    if not isinstance(source, RenderedTemplate):
+        return value
+    text = source["template"]
+    if not isinstance(text, str):
+        return value
+    attr = source.block.attributes.get("vars")
+    names = lenient(attr.expr, source.scope) if attr is not None else {}
+    return _substitute(text, names if isinstance(names, dict) else {})
+
+
+def _substitute(text: str, names: dict[str, Any]) -> str:
+    """A template's `${name}` replaced by the known names, directives dropped."""
     def sub(m: re.Match[str]) -> str:
         v = names.get(m.group(1))
         return _string(v) if isinstance(v, (str, int, float, bool)) else f"<{m.group(1)}>"

@@ -13,6 +13,7 @@ from weakref import WeakKeyDictionary
 
 from gpulint.fact_types import Resource
 from gpulint.model import Unknown
+from gpulint.pricing import catalog
 
 # EKS AMI types for accelerated nodes: AL2_x86_64_GPU, AL2023_x86_64_NVIDIA,
 # BOTTLEROCKET_x86_64_NVIDIA, AL2023_x86_64_NEURON.
@@ -78,3 +79,31 @@ def apply(res: Resource) -> None:
     res.set_fact("instance.type", why)
     for name in ("gpu.model", "gpu.count", "gpu.memory_gib"):
         res.facts_by_name[name] = why
+
+
+def catalog_gpu_name(text: str) -> bool:
+    """A GPU or TPU machine type of any cloud, or a GCP accelerator name, the catalog knows."""
+    text = text.strip()
+    if not text or len(text) > 64:
+        return False
+    for provider in catalog.providers():
+        spec = catalog.instance(provider, text)
+        if spec is not None and (spec.gpu_count or 0) > 0:
+            return True
+    return bool(re.match(r"(nvidia|tpu|ct\d)", text, re.I)) and \
+        catalog.gcp_accelerator(text) is not None
+
+
+def literal_gpu(block: Any) -> bool:
+    """A GPU machine type written anywhere in a resource block, even inside an expression
+    gpulint could not finish (`regex(var.p, "g5.xlarge")`, a conditional's branch)."""
+    from gpulint.terraform.values import expression_strings
+
+    stack = [block]
+    while stack:
+        b = stack.pop()
+        for attr in getattr(b, "attributes", {}).values():
+            if any(catalog_gpu_name(s) for s in expression_strings(attr.expr)):
+                return True
+        stack.extend(getattr(b, "blocks", []))
+    return False

@@ -10,10 +10,12 @@ from gpulint.pricing import price as cost
 from gpulint.terraform.values import ValueView
 
 
-def build_change(inst: PlanInstance, options: CostOptions) -> list[Resource]:
+def build_change(inst: PlanInstance, options: CostOptions,
+                 set_aside: list[Resource] | None = None) -> list[Resource]:
     """The resources after the change; each records the plan's actions and, for an update or
-    replacement, its monthly cost before (same builder, fed the `before` values)."""
-    after = build_all(_with_tags_all(inst, inst.view))
+    replacement, its monthly cost before (same builder, fed the `before` values). With
+    `set_aside`, pools of unknown machine type go there, as for the code (build_all)."""
+    after = build_all(_with_tags_all(inst, inst.view), set_aside)
     before: dict[str, Resource] = {}
     if inst.before is not None:
         for res in build_all(_with_tags_all(inst, inst.before)):

@@ -1,0 +1,99 @@
+"""GPU pools that only var files Terraform does not load by itself declare: named at the
+variable by default, scanned one cluster per file with terraform.var_file_variants."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from gpulint import pipeline
+from gpulint.config.inputs import Inputs
+from gpulint.config.settings import ScanSettings, Settings
+from gpulint.facts.terraform.var_files import evidence
+from gpulint.report.remedies import fix_for
+from gpulint.reporters.text import root_cause
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "var_files")
+
+
+def _scan(root: str, **inputs: Any) -> pipeline.ScanResult:
+    path = os.path.relpath(os.path.join(DATA, root))
+    return pipeline.run([path], [], Settings(scan=ScanSettings(inputs=Inputs(**inputs))))
+
+
+def _notes(result: pipeline.ScanResult, text: str) -> list[Any]:
+    return [n for n in result.module_notes if text in n.reason]
+
+
+def test_pools_only_in_var_files_are_named_at_the_variable() -> None:
+    result = _scan("gke")
+    assert result.resources == []  # the default ({}) declares no pool
+    [note] = _notes(result, "GPU pools only in var files")
+    assert note.address == "var.notebook_nodes"
+    assert os.path.basename(note.path) == "variables.tf" and note.line == 10
+    # The two files with accelerators, not the CPU-only one (its GPU block is switched off).
+    assert "2 var files" in note.reason
+    assert "projects/climate.tfvars" in note.reason and "projects/ocean.tfvars" in note.reason
+    assert "teaching" not in note.reason
+    fix = fix_for(root_cause(f"could not evaluate: {note.reason}"), note.reason)
+    assert fix.startswith("pass --var-file ") and "var_file_variants" in fix
+
+
+def test_a_var_file_beside_the_root_is_named_too() -> None:
+    [note] = _notes(_scan("eks"), "GPU pools only in var files")
+    assert "1 var file gives variable node_groups" in note.reason
+    assert "clusters/inference.tfvars" in note.reason
+    assert "serving.instance_types[0] = g5.2xlarge" in note.reason
+
+
+def test_a_var_file_given_on_the_command_line_is_not_named() -> None:
+    given = os.path.relpath(os.path.join(DATA, "eks", "clusters", "inference.tfvars"))
+    result = _scan("eks", var_files=[given])
+    assert not _notes(result, "GPU pools only in var files")
+    assert [r.facts.get("instance.type") for r in result.resources] == ["g5.2xlarge"]
+
+
+def test_each_var_file_is_a_cluster_with_the_setting() -> None:
+    result = _scan("gke", var_file_variants=True)
+    assert not _notes(result, "GPU pools only in var files")
+    got = {r.address: (r.facts.get("gpu.model"), r.facts.get("gpu.count"))
+           for r in result.resources}
+    # One pool per file that has one; the CPU pools are no GPU resources.
+    assert got == {
+        'google_container_node_pool.notebook["gpu-t4"]@projects/ocean.tfvars': ("T4", 1),
+        'google_container_node_pool.notebook["a100"]@projects/climate.tfvars': ("A100", 1),
+    }
+    a100 = next(r for r in result.resources if "climate" in r.address)
+    assert (a100.facts.get("replicas.min"), a100.facts.get("replicas.max")) == (1, 4)
+
+
+def test_the_setting_is_read_from_the_configuration(tmp_path: Any) -> None:
+    from gpulint.config.load import load
+    from gpulint.config.settings import Flags, build
+
+    (tmp_path / ".gpulint.yaml").write_text("terraform:\n  var_file_variants: true\n")
+    config = load(str(tmp_path / ".gpulint.yaml"))
+    assert build(config, Flags()).scan.inputs.var_file_variants is True
+    (tmp_path / ".gpulint.yaml").write_text("terraform:\n  var_files: {}\n")
+    config = load(str(tmp_path / ".gpulint.yaml"))
+    assert build(config, Flags()).scan.inputs.var_file_variants is False
+
+
+@pytest.mark.parametrize(("value", "found"), [
+    ({"gpu": {"enabled": True, "type": "nvidia-tesla-t4", "count": 1}}, "gpu"),
+    ({"a": {"gpu": {"enabled": False, "type": "nvidia-tesla-t4"}}}, None),
+    ({"a": {"machine_type": "n2-highmem-4", "gpu": {}}}, None),
+    ({"pool": {"guest_accelerator": [{"type": "nvidia-l4", "count": 1}]}},
+     "pool.guest_accelerator"),
+    ({"x": {"instance_types": ["p4d.24xlarge"]}}, "x.instance_types[0] = p4d.24xlarge"),
+    ({"x": {"vm_size": "Standard_NC24ads_A100_v4"}}, "x.vm_size = Standard_NC24ads_A100_v4"),
+    ({"x": {"num_gpus": 0, "machine_type": "e2-standard-4"}}, None),
+    ("g6e.xlarge", "value = g6e.xlarge"),
+    ({"name": "gpu-team", "size": "m5.large"}, None),  # a word in a value is not evidence
+    ({"gpu-demo": {"size": 100}}, None),  # nor a key that only names something (a disk)
+    ({"workers": {"enable_gpu": True}}, "workers.enable_gpu"),
+])
+def test_accelerator_evidence_in_a_value(value: Any, found: str | None) -> None:
+    assert evidence(value) == found
