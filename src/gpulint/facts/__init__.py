@@ -40,7 +40,7 @@ def build_facts(loaded: Loaded, settings: Settings) -> Built:
     from gpulint.facts import configured
     from gpulint.facts.kubernetes.link import link
 
-    out = Built()
+    out = Built(notes=list(loaded.notes))
     _plans(loaded, settings, out)
     _terraform_helm(loaded, out)
     modules = _terraform_modules(loaded)
@@ -72,7 +72,10 @@ def _kubernetes(objects: list[K8sObject], out: Built) -> None:
     from gpulint.facts.kubernetes import build_each
 
     ends = _document_ends(objects)
-    for obj, built in build_each(objects):
+    accounted: list[Any] = []
+    built_each = build_each(objects, accounted)
+    out.notes += [note for _, _, note in accounted if note is not None]
+    for obj, built in built_each:
         for res in built:
             _with_provider_regions(res, out.provider_regions.get(id(obj)))
             _add(out, res, ends[(obj.path, obj.line)])
@@ -106,7 +109,8 @@ def _terraform(modules: Any, manifests: list[K8sObject], loaded: Loaded, out: Bu
 
     if modules is None:
         return
-    out.notes, out.diagnostics = list(modules.notes), [*out.diagnostics, *modules.diagnostics]
+    out.notes, out.diagnostics = [*modules.notes, *out.notes], [*out.diagnostics,
+                                                                 *modules.diagnostics]
     _terraform_kubernetes(loaded, manifests, modules.resources, out)
     for inst in modules.resources:
         try:
@@ -176,7 +180,10 @@ def _terraform_kubernetes(loaded: Loaded, objects: list[K8sObject], instances: l
     ends = {(i.path, i.view.line): getattr(i.view.block, "end_line", None) or i.view.line
             for i in instances}
     where = {(i.path, i.view.line): regions(i.providers) for i in instances}
-    for obj, built in build_each(objects):
+    accounted: list[Any] = []
+    built_each = build_each(objects, accounted)
+    out.notes += [note for _, _, note in accounted if note is not None]
+    for obj, built in built_each:
         for res in built:
             _with_provider_regions(res, where.get((obj.path, obj.line)))
             _add(out, res, ends.get((obj.path, obj.line), obj.line))

@@ -39,6 +39,7 @@ class Rendered(Protocol):
     objects: list[K8sObject]
     diagnostics: list[Diagnostic]
     skip: set[str]  # files rendering consumed: not parsed one by one
+    notes: list[Any]  # accelerator evidence rendering could not read (load.evidence)
 
 
 @dataclass
@@ -50,6 +51,7 @@ class Loaded:
     terraform: LoadResult | None = None
     suppressions: list[Suppression] = field(default_factory=list)  # from comments
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    notes: list[Any] = field(default_factory=list)  # evidence not read: "could not evaluate"
 
 
 def load(found: Discovery, settings: ScanSettings, rendered: Rendered,
@@ -67,6 +69,7 @@ def load(found: Discovery, settings: ScanSettings, rendered: Rendered,
 
     out.diagnostics.extend(rendered.diagnostics)
     out.kubernetes.extend(rendered.objects)
+    out.notes.extend(rendered.notes)
     files = [sf for sf in found.files if sf.path not in rendered.skip]
     # Texts are kept for the suppression comments of Terraform files read later.
     texts: dict[str, str | None] = {}

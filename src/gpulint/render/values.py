@@ -113,10 +113,13 @@ class _Reader:
     def __init__(self, values: Values, release: str, namespace: str | None) -> None:
         self.values, self.release, self.namespace = values, release, namespace
         self.objects: list[K8sObject] = []
+        self.covered: list[Path] = []  # paths read as objects (values_evidence.py)
+        self.disabled: list[Path] = []  # mappings switched off with `enabled: false`
 
     def _emit(self, path: Path, kind: str, api: str, spec: dict[str, Any],
               labels: dict[str, str], scale: tuple[Any, Any] | None = None) -> None:
         file, line = self.values.locate(path)
+        self.covered.append(path)
         name = _dotted(path)
         address = f"{VALUES_TYPE}/{self.release}" + (f"/{name}" if name else "")
         name = name or self.release
@@ -241,6 +244,7 @@ class _Reader:
             if pool.get(key) is not None:
                 spec[key] = pool[key]
         file, line = self.values.locate((*path, "nodePool"))
+        self.covered.append(path)
         doc = {"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": {"name": name},
                "spec": spec}
         self.objects.append(K8sObject(file, line, doc))
@@ -254,6 +258,10 @@ class _Reader:
             return
         if path and is_manifest(node):  # a whole object in the values: the chart emits it
             self.objects.append(K8sObject(*self.values.locate(path), node))
+            self.covered.append(path)
+            return
+        if path and node.get("enabled") is False:  # charts render nothing for it
+            self.disabled.append(path)
             return
         pool = node.get("nodePool")
         if isinstance(pool, dict) and isinstance(pool.get("requirements"), list) \

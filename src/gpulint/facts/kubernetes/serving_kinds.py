@@ -21,14 +21,11 @@ from gpulint.facts.kubernetes.kinds import (
     as_dict,
     as_list,
     dig,
-    register,
     scalar,
 )
 from gpulint.facts.model_decl import ModelDecl, from_command, server_from_image
 from gpulint.files.safe_yaml import safe_load as safe_yaml
 from gpulint.model import Unknown
-
-_KAITO = "kaito.sh"
 
 
 def _meta(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -144,11 +141,6 @@ def _rag_engine(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
     decl = ModelDecl(model, "RAGEngine embedding.local.modelID") if model else None
     return [PodGroup(None, pod, labels, annotations, workload="inference", certain=True,
                      model=decl, unknown_count=unknown, linkable=False)]
-
-
-for _kind, _reader in (("Workspace", _workspace), ("InferenceSet", _inference_set),
-                       ("MultiRoleInference", _multi_role), ("RAGEngine", _rag_engine)):
-    register(_KAITO, _kind, _reader)
 
 
 # --- KServe LLMInferenceService -------------------------------------------------------------
@@ -318,10 +310,6 @@ def _nim_service(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
                      certain=True, model=_nim_model(spec), unknown_count=unknown, **kw)]
 
 
-register("serving.kserve.io", "LLMInferenceService", _llm_inference_service)
-register("apps.nvidia.com", "NIMService", _nim_service)
-
-
 # --- KServe InferenceService, multi-node ------------------------------------------------------
 
 def _inference_service(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
@@ -364,4 +352,9 @@ def _inference_service(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
     return groups
 
 
-register("serving.kserve.io", "InferenceService", _inference_service)
+
+# Readers the kind table (data/kinds.yaml) names.
+READERS = {"kaito-workspace": _workspace, "kaito-inference-set": _inference_set,
+           "kaito-multi-role": _multi_role, "kaito-rag-engine": _rag_engine,
+           "kserve-llm-inference-service": _llm_inference_service, "nim-service": _nim_service,
+           "kserve-inference-service": _inference_service}
