@@ -133,7 +133,15 @@ def _skip_chart(root: str, paths: list[str], skip: set[str]) -> None:
     inside = [p for p in paths if _under(p, root)]
     hidden = [os.path.join(root, d) for d in _CHART_DIRS]
     skip.update(p for p in inside if any(_under(p, h) for h in hidden)
-                or os.path.basename(p).startswith("values"))
+                or os.path.basename(p) in ("values.yaml", "values.yml")
+                or os.path.basename(p).startswith("values") and not _alternative_values(p, root))
+
+
+def _alternative_values(path: str, root: str) -> bool:
+    """`values-<name>.yaml` beside a chart's values.yaml: another way to deploy the chart, read
+    as Helm values of its own (the chart is rendered with its defaults only)."""
+    return os.path.dirname(os.path.abspath(path)) == os.path.abspath(root) and \
+        path.endswith((".yaml", ".yml"))
 
 
 def _missing_dependencies(root: str, read: Callable[[str], str | None]) -> list[str]:

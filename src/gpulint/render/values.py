@@ -166,7 +166,7 @@ class _Reader:
             model = node["model"]
         if model:
             labels["gpulint.dev/model"] = model
-        replicas = node.get("replicaCount", node.get("replicas", 1))
+        replicas = node.get("replicaCount", node.get("replicas", self._owner_replicas(path)))
         auto: dict[str, Any] = node["autoscaling"] if isinstance(node.get("autoscaling"),
                                                                    dict) else {}
         scale = None
@@ -177,6 +177,17 @@ class _Reader:
             scale = (node.get("minReplicas", replicas), node.get("maxReplicas", replicas))
         spec = {"replicas": replicas, "template": {"spec": self._pod(path, container)}}
         self._emit(path, "Deployment", "apps/v1", spec, labels, scale)
+
+    def _owner_replicas(self, path: Path) -> Any:
+        """Replicas of the mapping that owns a container-like one: `decode.replicas` for
+        `decode.containers[0]`, `nodesets.gpu.replicas` for `nodesets.gpu.slurmd`."""
+        owner = path[:-2] if len(path) >= 2 and isinstance(path[-1], int) else path[:-1]
+        node: Any = self.values.tree
+        for p in owner:
+            node = node[p] if isinstance(node, (dict, list)) else None
+        if owner and isinstance(node, dict) and not _accelerators(node.get("resources")):
+            return node.get("replicaCount", node.get("replicas", 1))
+        return 1
 
     def vllm_stack(self, path: Path, node: dict[str, Any]) -> None:
         """production-stack renders each modelSpec as a Deployment running `vllm serve`."""

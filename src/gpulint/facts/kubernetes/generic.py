@@ -253,16 +253,21 @@ def _placement(doc: dict[str, Any], found: _Found) -> dict[str, Any]:
 
 
 def _part(doc: dict[str, Any], path: Path, many: bool) -> str | None:
-    """A name for the pod shape: the nearest list item's name, else the key it is under."""
+    """A name for the pod shape: the name of the nearest named list item it is in (a role, a
+    template, a runner), else (when the object has several) the key it is under."""
+    listed = [n for n in range(len(path), 0, -1) if isinstance(path[n - 1], int)]
+    for n in listed:
+        item = as_dict(_at(doc, path[:n]))
+        name = item.get("name") or item.get("groupName") or item.get("componentName")
+        if name:
+            return str(name)
+    if listed:
+        return dotted(path[:listed[0]]) if many else None
     if not many:
         return None
-    for n in range(len(path), 0, -1):
-        if isinstance(path[n - 1], int):
-            item = as_dict(_at(doc, path[:n]))
-            name = item.get("name") or item.get("groupName") or item.get("componentName")
-            return str(name) if name else dotted(path[:n])
-    rel = [str(p) for p in path if p not in ("spec", "template", "podSpec", "podTemplate")]
-    return "/".join(rel) or None
+    rel = [str(p) for p in path if p not in ("spec", "template", "podSpec", "podTemplate",
+                                             "extraPodSpec", "mainContainer", "container")]
+    return rel[-1] if rel else None
 
 
 def read(doc: dict[str, Any], ctx: Context, hints: Hints,

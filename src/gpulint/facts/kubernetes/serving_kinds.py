@@ -305,9 +305,18 @@ def _nim_service(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
         lo = _count(hpa.get("minReplicas"), 1, "minReplicas")
         kw = {"desired": lo, "minimum": lo, "scale_note": "NIMService scale.hpa",
               "maximum": _count(hpa.get("maxReplicas"), lo, "maxReplicas")}
-    return [PodGroup(None, pod, {**labels, **as_dict(spec.get("labels"))},
+    # multiNode: each replica is a LeaderWorkerSet group of one pod per pipeline stage.
+    stages = _count(dig(spec, "multiNode", "parallelism", "pipeline"), 1,
+                    "multiNode.parallelism.pipeline")
+    if isinstance(stages, int) and stages > 1:
+        kw = {k: _times(v, stages) if k in ("desired", "minimum", "maximum") else v
+              for k, v in kw.items()}
+    group = PodGroup(None, pod, {**labels, **as_dict(spec.get("labels"))},
                      {**annotations, **as_dict(spec.get("annotations"))}, workload="inference",
-                     certain=True, model=_nim_model(spec), unknown_count=unknown, **kw)]
+                     certain=True, model=_nim_model(spec), unknown_count=unknown, **kw)
+    if isinstance(stages, int) and stages > 1:
+        group.unit, group.unit_name = [(group.pod, stages)], f"NIM multi-node group of {stages} pods"
+    return [group]
 
 
 # --- KServe InferenceService, multi-node ------------------------------------------------------
