@@ -44,7 +44,7 @@ _GPU_LABEL = re.compile(
     r"^(cloud\.google\.com/gke-(tpu-)?accelerator(-count)?|cloud\.google\.com/gke-gpu[\w.-]*|"
     r"karpenter\.k8s\.aws/instance-(gpu|accelerator)-[\w-]+|k8s\.amazonaws\.com/accelerator|"
     r"nvidia\.com/gpu\.[\w.-]+|nvidia\.com/mig\.[\w.-]+|feature\.node\.kubernetes\.io/pci-10de"
-    r"[\w.-]*|amd\.com/gpu[\w.-]*|kubernetes\.azure\.com/accelerator|"
+    r"[\w.-]*|amd\.com/gpu\.[\w.-]+|kubernetes\.azure\.com/accelerator|"
     r"cloud\.google\.com/gke-tpu-topology)$")
 _INSTANCE_TYPE_LABEL = re.compile(r"^(node\.kubernetes\.io/instance-type|beta\.kubernetes\.io/"
                                   r"instance-type|karpenter\.k8s\.aws/instance-family)$")

@@ -155,8 +155,8 @@ def _standalone(path: str, read: Callable[[str], str | None]) -> bool:
     if not path.endswith((".yaml", ".yml", ".json")) or os.path.basename(path) in \
             kustomize.KUSTOMIZATION_FILES:
         return False
-    text = read(path)
-    return bool(text) and looks_like_kubernetes(text) and first_line(text) is not None
+    text = read(path) or ""
+    return looks_like_kubernetes(text) and first_line(text) is not None
 
 
 def build(roots: list[str], paths: list[str], out: TemplatePlan,

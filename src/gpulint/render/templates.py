@@ -134,7 +134,7 @@ def _skip_chart(root: str, paths: list[str], skip: set[str]) -> None:
     hidden = [os.path.join(root, d) for d in _CHART_DIRS]
     skip.update(p for p in inside if any(_under(p, h) for h in hidden)
                 or os.path.basename(p) in ("values.yaml", "values.yml")
-                or os.path.basename(p).startswith("values") and not _alternative_values(p, root))
+                or (os.path.basename(p).startswith("values") and not _alternative_values(p, root)))
 
 
 def _alternative_values(path: str, root: str) -> bool:
@@ -220,6 +220,8 @@ def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
             _unreadable(path, text, out)
             continue
         docs, diags = values_tree.parse(path, text)
+        if not values_reader.may_request(text) and not any(evidence.find(t) for t, _ in docs):
+            continue  # "gpu" in a name or a comment, no accelerator asked for
         values = Values()
         for tree, lines in docs:
             if isinstance(tree, dict) and not is_manifest(tree) and not _test_spec(tree):

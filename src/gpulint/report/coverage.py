@@ -22,7 +22,9 @@ from gpulint.render import values_evidence, values_tree
 from gpulint.render.values_tree import Values
 
 FOUND, NAMED, NON_WORKLOAD, UNACCOUNTED = "found", "named", "non-workload", "unaccounted"
-THROUGH = "through-release"  # values a chart render, helmfile or Terraform release consumed
+# Values or patches a chart render, helmfile, kustomize build or Terraform release consumed:
+# their evidence ends in the objects rendered from them.
+THROUGH = "through-release"
 
 
 @dataclass
@@ -120,8 +122,7 @@ def measure(paths: list[str]) -> Coverage:
             what = f"{tree.get('kind')}/{(tree.get('metadata') or {}).get('name')}" \
                 if is_manifest(tree) else "values"
             item = _outcome(Item(sf.path, first, what, found), end, tree, result)
-            if item.outcome == UNACCOUNTED and not is_manifest(tree) and \
-                    os.path.abspath(sf.path) in consumed:
+            if item.outcome == UNACCOUNTED and os.path.abspath(sf.path) in consumed:
                 item.outcome = THROUGH
             cov.items.append(item)
     return cov
@@ -143,7 +144,7 @@ def _consumed(files: list[Any]) -> set[str]:
     for f in files:
         path = os.path.abspath(f.path)
         chart = os.path.join(os.path.dirname(path), "Chart.yaml")
-        if os.path.basename(path) == "values.yaml" and os.path.isfile(chart) or \
+        if (os.path.basename(path) == "values.yaml" and os.path.isfile(chart)) or \
                 any(os.path.basename(path) in text for text in tf):
             out.add(path)
     return out

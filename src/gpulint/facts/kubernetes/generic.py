@@ -16,6 +16,7 @@ with no pod shape near it stays evidence, named by accounting.py.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,7 @@ _SCALE_MAPS = ("scale", "scaling", "autoscaling", "autoscaler", "multinode", "mu
 _PER_REPLICA = ("nodeCount", "numberOfNodes", "numNodes", "size")  # pods of one replica
 _MIN_KEYS = ("minReplicas", "min_replicas", "minScale", "minimum", "min")
 _MAX_KEYS = ("maxReplicas", "max_replicas", "maxScale", "maximum", "max")
+_SIZING = re.compile(r"(?i)scal|replica|siz|capacity")
 _PLACEMENT = ("nodeSelector", "tolerations", "affinity")
 _SKIP = frozenset({"metadata", "status", "description"})
 _BARE = frozenset({"gpu", "gpus", "gpuCount", "numGpus", "gpuDevices", "num_gpus"})
@@ -50,6 +52,9 @@ class Hints:
     # The operator builds a pod from any mapping asking for accelerators, image or not
     # (BentoML's runners name a bento, not an image).
     flat: bool = False
+    # `path=value`: when the object says so, it runs one pod per matching node (a NodeSet in
+    # DaemonSet mode), so its pod count is the node count, unknown here.
+    per_node: str | None = None
 
 
 @dataclass
@@ -177,7 +182,9 @@ def _level_count(level: dict[str, Any], keys: tuple[str, ...]) -> tuple[Any, str
         if key in level and not isinstance(level[key], (dict, list, bool)):
             found = (level[key], key)
             break
-    if found is None:
+    if found is None:  # a count in a sizing mapping: {scale: {replicas}}, {sizing: {size}}
+        scale_maps += [(str(k), v) for k, v in level.items() if isinstance(v, dict)
+                       and k not in _SCALE_MAPS and _SIZING.search(str(k))]
         for name, sub in scale_maps:
             hit = next((k for k in keys if k in sub and not isinstance(sub[k], (dict, list))),
                        None)
@@ -252,6 +259,19 @@ def _placement(doc: dict[str, Any], found: _Found) -> dict[str, Any]:
     return out
 
 
+def _collection(node: Any) -> bool:
+    """A mapping of named entries of one shape: at least two mappings sharing a key."""
+    if not isinstance(node, dict) or len(node) < 2 or \
+            not all(isinstance(v, dict) for v in node.values()):
+        return False
+    seen: set[str] = set()
+    for value in node.values():
+        if seen & set(value):
+            return True
+        seen |= set(value)
+    return False
+
+
 def _part(doc: dict[str, Any], path: Path, many: bool) -> str | None:
     """A name for the pod shape: the name of the nearest named list item it is in (a role, a
     template, a runner), else (when the object has several) the key it is under."""
@@ -263,11 +283,21 @@ def _part(doc: dict[str, Any], path: Path, many: bool) -> str | None:
             return str(name)
     if listed:
         return dotted(path[:listed[0]]) if many else None
+    for n in range(len(path) - 1, 0, -1):
+        if _collection(_at(doc, path[:n])):  # services: {prefill: {...}, decode: {...}}
+            return str(path[n])
     if not many:
         return None
     rel = [str(p) for p in path if p not in ("spec", "template", "podSpec", "podTemplate",
                                              "extraPodSpec", "mainContainer", "container")]
     return rel[-1] if rel else None
+
+
+def _per_node(doc: dict[str, Any], hints: Hints) -> bool:
+    if not hints.per_node or "=" not in hints.per_node:
+        return False
+    path, value = hints.per_node.split("=", 1)
+    return str(_at(doc, tuple(path.split(".")))) == value
 
 
 def read(doc: dict[str, Any], ctx: Context, hints: Hints,
@@ -299,6 +329,11 @@ def read(doc: dict[str, Any], ctx: Context, hints: Hints,
         labels = {**as_dict(meta.get("labels"))}
         g = PodGroup(_part(doc, f.path, len(found) > 1), pod, labels,
                      as_dict(meta.get("annotations")), workload=hints.workload, **kw)
+        if _per_node(doc, hints):
+            g.desired = Unknown(f"{hints.per_node}: one pod per matching node, and the number "
+                                "of matching nodes is unknown")
+            g.minimum = g.maximum = None
+            sources = [str(hints.per_node)]
         count = f"replicas from {', '.join(sources)}" if sources else "1 pod (no count field)"
         g.read_as = (f"kind {kind} ({api}) read generically: pods at {dotted(f.path)}, {count}")
         groups.append(g)

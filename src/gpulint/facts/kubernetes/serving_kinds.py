@@ -315,7 +315,8 @@ def _nim_service(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
                      {**annotations, **as_dict(spec.get("annotations"))}, workload="inference",
                      certain=True, model=_nim_model(spec), unknown_count=unknown, **kw)
     if isinstance(stages, int) and stages > 1:
-        group.unit, group.unit_name = [(group.pod, stages)], f"NIM multi-node group of {stages} pods"
+        group.unit = [(group.pod, stages)]
+        group.unit_name = f"NIM multi-node group of {stages} pods"
     return [group]
 
 
