@@ -221,3 +221,29 @@ def test_a_per_node_object_has_an_unknown_pod_count(tmp_path: Path) -> None:
            "    resources: {limits: {nvidia.com/gpu: 4}}\n")
     [res] = _scan(tmp_path, {"n.yaml": doc}).resources
     assert res.facts["gpu.count"] == 4 and _unknown(res.facts["replicas.desired"])
+
+
+def test_a_named_profile_is_read_from_chart_values_or_named(tmp_path: Path) -> None:
+    model = """
+    apiVersion: kubeai.org/v1
+    kind: Model
+    metadata: {name: m}
+    spec: {url: "hf://Qwen/Qwen2.5-7B-Instruct", engine: VLLM, resourceProfile: "acme-gpu-x:4",
+           minReplicas: 1, maxReplicas: 2}
+    """
+    alone = _scan(tmp_path / "a", {"m.yaml": model})
+    [note] = alone.module_notes
+    assert "acme-gpu-x:4" in note.reason and "not in the scan" in note.reason
+    values = """
+    resourceProfiles:
+      acme-gpu-x:
+        limits: {amd.com/gpu: "2"}
+        nodeSelector: {cloud.google.com/gke-accelerator: nvidia-l4}
+      cpu: {requests: {cpu: 1}}
+    """
+    both = _scan(tmp_path / "b", {"m.yaml": model, "values-kubeai.yaml": values})
+    [res] = both.resources
+    assert res.facts["gpu.count"] == 8 and res.facts["k8s.resource"] == "amd.com/gpu"
+    assert (res.facts["replicas.min"], res.facts["replicas.max"]) == (1, 2)
+    assert res.declared_model is not None and res.declared_model.id == "Qwen/Qwen2.5-7B-Instruct"
+    assert both.module_notes == []

@@ -26,9 +26,6 @@ GAPS: dict[str, str] = {
     "aibrix": "expected.yaml takes the worker group's maxReplicas 5 as its ceiling; the Ray "
               "reader applies minReplicas/maxReplicas only with enableInTreeAutoscaling, which "
               "the fleet's cluster does not set (KubeRay's rule), so the ceiling stays 1",
-    "kubeai": "a Model's resourceProfile is defined in the kubeai chart's values; linking "
-              "profiles in values to Models is not done, so both Models are named (could not "
-              "evaluate, the minimum the expectation allows) instead of found",
     "ome": "an OME InferenceService takes its pods from the ClusterServingRuntime it names or "
            "auto-selects; that join is not written, so only the engine with its own runner is "
            "read (the runtimes are non-workloads, the other services carry no evidence)",

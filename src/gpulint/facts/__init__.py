@@ -45,7 +45,7 @@ def build_facts(loaded: Loaded, settings: Settings) -> Built:
     _terraform_helm(loaded, out)
     modules = _terraform_modules(loaded)
     manifests = _terraform_manifests(loaded, modules)
-    _kubernetes(loaded.kubernetes, out)
+    _kubernetes(loaded.kubernetes, out, loaded.profiles)
     _terraform(modules, manifests, loaded, out)
     out.diagnostics += link(out.resources, loaded.kubernetes, out.called_from, settings.clusters)
     configured.apply(out.resources, settings.models)
@@ -67,13 +67,14 @@ def _plans(loaded: Loaded, settings: Settings, out: Built) -> None:
             _add(out, res, res.line)
 
 
-def _kubernetes(objects: list[K8sObject], out: Built) -> None:
+def _kubernetes(objects: list[K8sObject], out: Built,
+                profiles: dict[str, Any] | None = None) -> None:
     from gpulint import suppressions
     from gpulint.facts.kubernetes import build_each
 
     ends = _document_ends(objects)
     accounted: list[Any] = []
-    built_each = build_each(objects, accounted)
+    built_each = build_each(objects, accounted, profiles)
     out.notes += [note for _, _, note in accounted if note is not None]
     for obj, built in built_each:
         for res in built:

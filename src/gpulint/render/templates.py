@@ -62,6 +62,9 @@ class TemplatePlan:
     # Kustomize helmCharts entries (file, index) a build rendered (""), or why not.
     inflated: dict[tuple[str, int], str] = field(default_factory=dict)
     notes: list[evidence.EvidenceNote] = field(default_factory=list)  # evidence not read
+    # Resource profiles charts define by name (values_evidence.profiles), for kinds that name
+    # one: a chart's own values (its defaults) and standalone values files.
+    profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def _under(path: str, root: str) -> bool:
@@ -95,6 +98,7 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
     """Render a local chart; when it cannot be, read its GPU requests from its values."""
     chart_file = os.path.join(root, "Chart.yaml")
     full, over = _values_of(root, values_files, inline, read, plan.diagnostics)
+    plan.profiles.update(values_evidence.profiles(full.tree))
     rendered = helm.render(root, release, namespace, values_files, over.tree)
     if rendered is not None and rendered.templates is not None:
         for template, text in sorted(rendered.templates.items()):
@@ -229,6 +233,7 @@ def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
         objects, notes, _ = values_evidence.read(values, _release_label(path)) if values.tree \
             else ([], [], [])
         out.notes.extend(notes)
+        out.profiles.update(values_evidence.profiles(values.tree))
         if not looks_like_kubernetes(text):  # else the manifest parser reports the problem
             out.diagnostics.extend(diags)
         if objects:

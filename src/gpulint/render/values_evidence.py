@@ -34,6 +34,24 @@ def outcome(e: Evidence, reader: _Reader) -> str:
     return "named"
 
 
+_PROFILE_KEYS = ("limits", "requests", "nodeSelector", "tolerations", "affinity")
+
+
+def profiles(tree: Any) -> dict[str, dict[str, Any]]:
+    """Resource profiles a chart offers by name (KubeAI's `resourceProfiles`: per-unit limits,
+    node selector and tolerations), for objects that name one (`nvidia-gpu-l4:2`)."""
+    out: dict[str, dict[str, Any]] = {}
+    if not isinstance(tree, dict):
+        return out
+    for key, value in tree.items():
+        if isinstance(value, dict) and _CATALOG.search(str(key)) and all(
+                isinstance(v, dict) for v in value.values()):
+            out.update({str(k): v for k, v in value.items() if any(f in v for f in _PROFILE_KEYS)})
+        elif isinstance(value, dict):
+            out.update(profiles(value))
+    return out
+
+
 def read(values: Values, release: str, namespace: str | None = None, under: Path = ()
          ) -> tuple[list[K8sObject], list[EvidenceNote], list[tuple[Evidence, str]]]:
     """Objects read from the values, notes for the evidence none of them accounts for, and

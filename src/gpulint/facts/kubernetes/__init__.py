@@ -216,12 +216,12 @@ def _pools(obj: K8sObject, pools: list[Resource], accounted: Accounted | None
     return pools
 
 
-def build_each(objects: Iterable[K8sObject], accounted: Accounted | None = None
-               ) -> list[tuple[K8sObject, list[Resource]]]:
+def build_each(objects: Iterable[K8sObject], accounted: Accounted | None = None,
+               profiles: dict[str, Any] | None = None) -> list[tuple[K8sObject, list[Resource]]]:
     """Each object with its resources, all built together so env vars can come from the
     scan's ConfigMaps; with `accounted`, where each object's accelerator evidence ended."""
     objects = list(objects)
-    ctx = Context(config_maps=ConfigMaps())
+    ctx = Context(config_maps=ConfigMaps(), profiles=dict(profiles or {}))
     for obj in objects:
         if obj.doc.get("kind") == "ConfigMap":
             ctx.config_maps.add(obj.doc)

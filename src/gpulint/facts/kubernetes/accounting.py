@@ -48,6 +48,9 @@ def non_workload(obj: K8sObject, found: list[Evidence]) -> str | None:
 def _cause(obj: K8sObject, groups: list[PodGroup], found: list[Evidence]) -> str:
     kind, group = str(obj.doc.get("kind")), api_group(obj.doc) or "core"
     known = registry.entry(obj.doc) is not None
+    if not groups and known and all(e.sort == "profile" for e in found):
+        return ("a resource profile whose definition (per-unit accelerators, node selector) is "
+                "not in the scan: scan the chart values that define it")
     if not groups:
         where = "" if known else f", and kind {kind} ({group}) is not in gpulint's kind table"
         return ("accelerators named where no pod template is: the pods are built by an "

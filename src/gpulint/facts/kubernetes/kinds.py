@@ -334,6 +334,7 @@ class Context:
 
     config_maps: Any = None  # env.ConfigMaps
     named: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+    profiles: dict[str, dict[str, Any]] = field(default_factory=dict)  # chart resource profiles
 
     def add(self, doc: dict[str, Any]) -> None:
         meta = as_dict(doc.get("metadata"))

@@ -1,6 +1,7 @@
 """Operators whose semantics need a few lines of code beyond generic reading: an AIBrix
-RayClusterFleet (replicas of a whole RayCluster) and an NVIDIA NIMPipeline (a list of NIMService
-specs, each switched on or off). docs/kubernetes.md lists the fields.
+RayClusterFleet (replicas of a whole RayCluster), an NVIDIA NIMPipeline (a list of NIMService
+specs, each switched on or off) and a KubeAI Model (a named resource profile times a count).
+docs/kubernetes.md lists the fields.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from gpulint.facts.kubernetes.kinds import (
     dig,
 )
 from gpulint.facts.kubernetes.serving_kinds import READERS as SERVING
+from gpulint.load.evidence import is_vendor_resource
 from gpulint.model import Unknown
 
 
@@ -57,4 +59,41 @@ def _nim_pipeline(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
     return groups
 
 
-READERS = {"ray-fleet": _ray_fleet, "nim-pipeline": _nim_pipeline}
+def _kubeai_model(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
+    """`spec.resourceProfile: <profile>:<count>`: count units of a profile the kubeai chart's
+    values define (`resourceProfiles.<profile>`: limits, nodeSelector, tolerations, affinity).
+    A profile not in the scan leaves the Model as evidence, named by accounting."""
+    spec = as_dict(doc.get("spec"))
+    name, _, times = str(spec.get("resourceProfile") or "").partition(":")
+    profile = ctx.profiles.get(name)
+    units = _count(times or 1, 1, "resourceProfile count")
+    if profile is None or isinstance(units, Unknown):
+        return []
+    limits = {k: v for k, v in {**as_dict(profile.get("requests")),
+                                **as_dict(profile.get("limits"))}.items()
+              if is_vendor_resource(str(k))}
+    per_pod = {k: _times(_count(v, 1, k), units) for k, v in limits.items()}
+    url = str(spec.get("url") or "")
+    model = url.split("://", 1)[-1] if url else None
+    args = [str(a) for a in as_list(spec.get("args"))]
+    engine = str(spec.get("engine") or "").lower()
+    container: dict[str, Any] = {"name": "server", "resources": {"limits": per_pod}}
+    if model and engine == "vllm":
+        container["command"], container["args"] = ["vllm", "serve", model], args
+    pod: dict[str, Any] = {"containers": [container]}
+    pod.update({k: profile[k] for k in ("nodeSelector", "tolerations", "affinity") if k in profile})
+    lo = _count(spec.get("minReplicas"), 0, "minReplicas")  # the CRD's minimum and default: 0
+    hi = _count(spec.get("maxReplicas"), Unknown("no maxReplicas: KubeAI sets no upper bound"),
+                "maxReplicas")
+    desired = _count(spec.get("replicas"), lo, "replicas")
+    meta = as_dict(doc.get("metadata"))
+    labels = {**as_dict(meta.get("labels"))}
+    if model and engine != "vllm":
+        labels["gpulint.dev/model"] = model
+    return [PodGroup(None, pod, labels, as_dict(meta.get("annotations")), desired=desired,
+                     minimum=lo, maximum=hi, workload="inference", certain=True,
+                     scale_note="KubeAI minReplicas",
+                     read_as=f"KubeAI Model: resourceProfile {name} × {units} from chart values")]
+
+
+READERS = {"ray-fleet": _ray_fleet, "nim-pipeline": _nim_pipeline, "kubeai-model": _kubeai_model}
