@@ -233,7 +233,8 @@ def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
         objects, notes, _ = values_evidence.read(values, _release_label(path)) if values.tree \
             else ([], [], [])
         out.notes.extend(notes)
-        out.profiles.update(values_evidence.profiles(values.tree))
+        for name, profile in values_evidence.profiles(values.tree).items():
+            out.profiles.setdefault(name, profile)  # a chart's own definition wins
         if not looks_like_kubernetes(text):  # else the manifest parser reports the problem
             out.diagnostics.extend(diags)
         if objects:
