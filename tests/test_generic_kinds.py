@@ -7,6 +7,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from gpulint.facts.model_decl import declared_model
 from gpulint.model import Unknown
 from gpulint.pipeline import ScanResult, run
 from gpulint.ruleset import load_rules
@@ -52,8 +53,8 @@ def test_a_pod_template_deep_in_an_unknown_kind_is_priced_like_a_deployment(
     # Priced on the same basis as the equivalent Deployment (whatever the catalog's price).
     assert isinstance(dep.facts.get("cost.monthly"), float)
     assert thing.facts.get("cost.monthly") == dep.facts["cost.monthly"]
-    assert thing.declared_model is not None and thing.declared_model.id == \
-        "Qwen/Qwen2.5-7B-Instruct"
+    decl = declared_model(thing)
+    assert decl is not None and decl.id == "Qwen/Qwen2.5-7B-Instruct"
     assert "read generically" in thing.facts["k8s.read_as"]
     assert "spec.deploy.stages.main.podTemplate" in thing.facts["k8s.read_as"]
 
@@ -245,5 +246,6 @@ def test_a_named_profile_is_read_from_chart_values_or_named(tmp_path: Path) -> N
     [res] = both.resources
     assert res.facts["gpu.count"] == 8 and res.facts["k8s.resource"] == "amd.com/gpu"
     assert (res.facts["replicas.min"], res.facts["replicas.max"]) == (1, 2)
-    assert res.declared_model is not None and res.declared_model.id == "Qwen/Qwen2.5-7B-Instruct"
+    decl = declared_model(res)
+    assert decl is not None and decl.id == "Qwen/Qwen2.5-7B-Instruct"
     assert both.module_notes == []
