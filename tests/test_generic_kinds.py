@@ -249,3 +249,30 @@ def test_a_named_profile_is_read_from_chart_values_or_named(tmp_path: Path) -> N
     decl = declared_model(res)
     assert decl is not None and decl.id == "Qwen/Qwen2.5-7B-Instruct"
     assert both.module_notes == []
+
+
+def test_argo_parameters_fill_the_model_or_leave_it_unknown(tmp_path: Path) -> None:
+    doc = """
+    apiVersion: argoproj.io/v1alpha1
+    kind: Workflow
+    metadata: {generateName: ft-}
+    spec:
+      arguments: {parameters: [{name: base, value: Qwen/Qwen2.5-7B-Instruct}]}
+      templates:
+      - name: train
+        container:
+          image: pytorch
+          args: [--model, "{{workflow.parameters.base}}"]
+          resources: {limits: {nvidia.com/gpu: 1}}
+      - name: serve
+        container:
+          image: vllm/vllm-openai
+          args: [--model, "{{inputs.parameters.unknown}}"]
+          resources: {limits: {nvidia.com/gpu: 1}}
+    """
+    result = _scan(tmp_path, {"w.yaml": doc})
+    by_part = {r.address.rsplit("/", 1)[1]: r for r in result.resources}
+    decl = declared_model(by_part["train"])
+    assert decl is not None and decl.id == "Qwen/Qwen2.5-7B-Instruct"
+    unknown = by_part["serve"].facts["model.id"]
+    assert isinstance(unknown, Unknown) and "template parameter" in unknown.reason

@@ -70,6 +70,12 @@ def _model(res: Resource, tags: dict[str, Any], containers: list[dict[str, Any]]
     decl = decl or declared  # the operator's own model field (KAITO preset, model URI, image)
     if decl is None:
         return
+    if "{{" in decl.id:
+        reason = (f"model {decl.id!r} ({decl.source}) is a template parameter the scan does not "
+                  "resolve; give the parameter a default or declare the model")
+        res.set_fact("model.id", Unknown(reason))
+        res.facts["model.fits"] = Unknown(reason)
+        return
     if _unresolved(decl.id):
         reason = (f"model {decl.id!r} ({decl.source}) refers to an env var whose value is not in "
                   "the scanned manifests (a Secret, or a ConfigMap not scanned)")

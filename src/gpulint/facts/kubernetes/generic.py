@@ -55,6 +55,9 @@ class Hints:
     # `path=value`: when the object says so, it runs one pod per matching node (a NodeSet in
     # DaemonSet mode), so its pod count is the node count, unknown here.
     per_node: str | None = None
+    # Paths of `[{name, value}]` parameter lists whose values fill `{{<scope>.parameters.name}}`
+    # in the object (Argo Workflows' arguments and template inputs).
+    parameters: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -300,10 +303,35 @@ def _per_node(doc: dict[str, Any], hints: Hints) -> bool:
     return str(_at(doc, tuple(path.split(".")))) == value
 
 
+_PARAMETER = re.compile(r"\{\{\s*(?:workflow|inputs)\.parameters\.([\w.-]+)\s*\}\}")
+
+
+def _with_parameters(doc: dict[str, Any], hints: Hints) -> Any:
+    """The object with parameter references replaced by their defaults, where known."""
+    known: dict[str, str] = {}
+    for pattern in hints.parameters:
+        for path in _expand(doc, pattern):
+            for p in _at(doc, path) if isinstance(_at(doc, path), list) else []:
+                if isinstance(p, dict) and isinstance(p.get("value", p.get("default")),
+                                                      (str, int, float)):
+                    known.setdefault(str(p.get("name")), str(p.get("value", p.get("default"))))
+
+    def fill(node: Any) -> Any:
+        if isinstance(node, str) and "{{" in node:
+            return _PARAMETER.sub(lambda m: known.get(m.group(1), m.group(0)), node)
+        if isinstance(node, dict):
+            return {k: fill(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [fill(v) for v in node]
+        return node
+
+    return fill(doc) if known else doc
+
+
 def read(doc: dict[str, Any], ctx: Context, hints: Hints,
          nested_reader: Callable[[dict[str, Any], Context], list[PodGroup]]) -> list[PodGroup]:
     """Pod groups of an object of a kind without a reader of its own."""
-    doc = unwrapped(doc)
+    doc = _with_parameters(unwrapped(doc), hints)
     kind, api = str(doc.get("kind")), str(doc.get("apiVersion", ""))
     found: list[_Found] = []
     nested: list[tuple[Path, dict[str, Any]]] = []

@@ -74,7 +74,7 @@ def build(data: Any) -> dict[tuple[str, str], Entry]:
             hints = generic.Hints(list(g.get("templates", [])), list(g.get("replicas", [])),
                                   g.get("bare_resource", "nvidia.com/gpu"), bool(g.get("unit")),
                                   g.get("wrapped"), item.get("workload"), bool(g.get("flat")),
-                                  g.get("per_node"))
+                                  g.get("per_node"), list(g.get("parameters", [])))
         for group in item.get("groups") or [item.get("group")]:
             for kind in item["kinds"]:
                 table[(group, kind)] = Entry(group, kind, item.get("reader"), hints,
