@@ -276,3 +276,36 @@ def test_argo_parameters_fill_the_model_or_leave_it_unknown(tmp_path: Path) -> N
     assert decl is not None and decl.id == "Qwen/Qwen2.5-7B-Instruct"
     unknown = by_part["serve"].facts["model.id"]
     assert isinstance(unknown, Unknown) and "template parameter" in unknown.reason
+
+
+def test_alternative_values_beside_a_chart_are_read(tmp_path: Path) -> None:
+    files = {
+        "chart/Chart.yaml": "apiVersion: v2\nname: srv\nversion: 0.1.0\n",
+        "chart/values.yaml": "server:\n  image: vllm/vllm-openai\n  resources: {}\n",
+        "chart/values-gpu.yaml": ("server:\n  image: vllm/vllm-openai\n  replicas: 2\n"
+                                  "  resources: {limits: {nvidia.com/gpu: 1}}\n"),
+        "chart/templates/deploy.yaml": "kind: Deployment\nreplicas: {{ .Values.x }}\n",
+    }
+    result = _scan(tmp_path, files)
+    gpu = [r for r in result.resources if r.path.endswith("values-gpu.yaml")]
+    assert [(r.facts["gpu.count"], r.facts["replicas.desired"]) for r in gpu] == [(1, 2)]
+
+
+def test_a_sample_under_a_kustomization_that_does_not_list_it_is_scanned(
+        tmp_path: Path) -> None:
+    import shutil
+
+    import pytest
+
+    if not (shutil.which("kustomize") or shutil.which("kubectl")):
+        pytest.skip("needs kustomize or kubectl to build the kustomization")
+    sample = ("apiVersion: serve.example.dev/v1\nkind: Runtime\nmetadata: {name: sample}\n"
+              "spec:\n  deployment:\n    image: vllm/vllm-openai\n"
+              "    resources: {limits: {nvidia.com/gpu: 1}}\n")
+    listed = sample.replace("name: sample", "name: listed")
+    kustomization = ("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                     "resources:\n  - listed.yaml\n")
+    result = _scan(tmp_path, {"config/samples/kustomization.yaml": kustomization,
+                              "config/samples/listed.yaml": listed,
+                              "config/samples/sample-gpu.yaml": sample})
+    assert sorted(r.address for r in result.resources) == ["Runtime/listed", "Runtime/sample"]
