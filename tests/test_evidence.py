@@ -84,3 +84,8 @@ def test_first_line_finds_requests_in_text_that_is_not_yaml() -> None:
     text = "{{- if .Values.on }}\nkind: Pod\n  limits:\n    nvidia.com/gpu: {{ .Values.n }}\n"
     assert first_line(text) == 4
     assert first_line("kind: Pod\nimage: x\n") is None
+
+
+def test_an_extended_resource_name_as_a_node_label_is_a_selector() -> None:
+    assert [e.sort for e in find({"nodeSelector": {"nvidia.com/gpu": "present"}})] == \
+        ["selector"]

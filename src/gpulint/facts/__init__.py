@@ -148,6 +148,7 @@ def _terraform_helm(loaded: Loaded, out: Built) -> None:
     if consumed:
         loaded.kubernetes[:] = [o for o in loaded.kubernetes
                                 if os.path.realpath(o.path) not in consumed]
+        out.notes[:] = [n for n in out.notes if os.path.realpath(n.path) not in consumed]
         loaded.diagnostics[:] = [d for d in loaded.diagnostics
                                  if not (d.path and os.path.realpath(d.path) in consumed
                                          and d.origin == VALUES_READ)]

@@ -169,11 +169,12 @@ def _walk(node: Any, path: Path, parent: str | None) -> Iterator[Evidence]:
         here, low = (*path, key), key.lower()
         if key in _PROSE:
             continue
-        if _selector(key, unwrap(value)) or (parent == "nodeSelector" and low in _LEGACY_LABELS \
-                and MARKER.search(str(unwrap(value)))):
+        if _selector(key, unwrap(value)) or (parent == "nodeSelector" and (
+                (low in _LEGACY_LABELS and MARKER.search(str(unwrap(value))))
+                or is_vendor_resource(key))):
             yield Evidence(here, key, unwrap(value), "selector")
             continue
-        if is_vendor_resource(key):
+        if is_vendor_resource(key) and parent != "nodeSelector":  # there a label: selector below
             if _positive(value):
                 yield Evidence(here, key, unwrap(value), "request")
             continue
