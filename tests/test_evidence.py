@@ -89,3 +89,10 @@ def test_first_line_finds_requests_in_text_that_is_not_yaml() -> None:
 def test_an_extended_resource_name_as_a_node_label_is_a_selector() -> None:
     assert [e.sort for e in find({"nodeSelector": {"nvidia.com/gpu": "present"}})] == \
         ["selector"]
+
+
+def test_fields_named_as_requests_count_anywhere() -> None:
+    doc = {"servingEngineSpec": {"modelSpec": [{"name": "m", "requestGPU": 2}]},
+           "trainer": {"numGpus": 4}, "ui": {"gpu": 1}, "requestGPUType": "nvidia.com/gpu"}
+    assert [e.dotted for e in find(doc)] == ["servingEngineSpec.modelSpec[0].requestGPU",
+                                              "trainer.numGpus"]

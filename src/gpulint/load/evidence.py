@@ -33,6 +33,9 @@ _VENDOR_RESOURCE = re.compile(
 _BARE_COUNT = frozenset({"gpu", "gpus", "gpucount", "gpu_count", "numgpus", "num_gpus",
                          "gpudevices", "gpu_devices", "gpuspernode", "gpus_per_node",
                          "acceleratorcount", "accelerator_count", "accelerators", "tpu", "tpus"})
+# Fields whose name says they request accelerators, wherever they are (`requestGPU`, `numGpus`).
+_REQUEST_COUNT = re.compile(r"(?i)^(request(ed)?|num|number_?of|n)_?(gpu|tpu|neuron)s?"
+                            r"([_-]?(count|devices|per_?(node|pod|replica)))?$")
 _BARE_NAME = frozenset({"accelerator", "acceleratortype", "accelerator_type", "gputype",
                         "gpu_type"})
 _RESOURCE_MAPS = frozenset({"resources", "limits", "requests", "resource", "custom", "compute",
@@ -178,7 +181,8 @@ def _walk(node: Any, path: Path, parent: str | None) -> Iterator[Evidence]:
             if _positive(value):
                 yield Evidence(here, key, unwrap(value), "request")
             continue
-        if low in _BARE_COUNT and (parent in _RESOURCE_MAPS or parent is None) \
+        if ((low in _BARE_COUNT and (parent in _RESOURCE_MAPS or parent is None))
+                or _REQUEST_COUNT.match(key)) \
                 and not isinstance(unwrap(value), (dict, list)) and _positive(value):
             yield Evidence(here, key, unwrap(value), "bare")
             continue

@@ -163,7 +163,9 @@ def _outcome(item: Item, end: int, tree: Any, result: Any) -> Item:
         if here(n.path, n.line):
             item.outcome, item.cause = NAMED, root_cause(n.reason)
             return item
-    if _non_workload(tree, item.path, item.line, item.evidence):
+    if _non_workload(tree, item.path, item.line, item.evidence) or (
+            isinstance(tree, dict) and "suite" in tree and isinstance(tree.get("tests"), list)):
+        # a documented non-workload, or a helm-unittest spec (test inputs)
         item.outcome = NON_WORKLOAD
         return item
     for d in result.diagnostics:

@@ -50,15 +50,15 @@ def _cause(obj: K8sObject, groups: list[PodGroup], found: list[Evidence]) -> str
     known = registry.entry(obj.doc) is not None
     if not groups and known and all(e.sort == "profile" for e in found):
         return ("a resource profile whose definition (per-unit accelerators, node selector) is "
-                "not in the scan: scan the chart values that define it")
+                "not in the scan; scan the chart values that define it")
     if not groups:
         where = "" if known else f", and kind {kind} ({group}) is not in gpulint's kind table"
         return ("accelerators named where no pod template is: the pods are built by an "
                 f"operator from fields gpulint does not read{where}")
     if all(e.sort == "selector" for e in found):
-        return ("pods select accelerator nodes but request no accelerator resource: the "
-                "accelerators per pod are unknown")
-    return "accelerator fields outside the pod templates gpulint reads: their pods are unknown"
+        return ("pods select accelerator nodes but request no accelerator resource (the "
+                "accelerators per pod are unknown)")
+    return "accelerator fields outside the pod templates gpulint reads (their pods are unknown)"
 
 
 def account(obj: K8sObject, groups: list[PodGroup], built: int) -> tuple[str | None,
