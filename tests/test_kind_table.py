@@ -52,7 +52,7 @@ def test_kinds_are_keyed_by_api_group() -> None:
     batch = registry.entry({"apiVersion": "batch/v1", "kind": "Job"})
     volcano = registry.entry({"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job"})
     assert kserve is not None and kserve.reader == "kserve-inference-service"
-    assert ome is not None and ome.reader is None and ome.hints is not None
+    assert ome is not None and ome.reader == "ome-inference-service"
     assert batch is not None and volcano is not None and batch.reader != volcano.reader
     assert registry.entry({"apiVersion": "acme.example/v1", "kind": "InferenceService"}) is None
 

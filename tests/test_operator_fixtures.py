@@ -26,9 +26,8 @@ GAPS: dict[str, str] = {
     "aibrix": "expected.yaml takes the worker group's maxReplicas 5 as its ceiling; the Ray "
               "reader applies minReplicas/maxReplicas only with enableInTreeAutoscaling, which "
               "the fleet's cluster does not set (KubeRay's rule), so the ceiling stays 1",
-    "ome": "an OME InferenceService takes its pods from the ClusterServingRuntime it names or "
-           "auto-selects; that join is not written, so only the engine with its own runner is "
-           "read (the runtimes are non-workloads, the other services carry no evidence)",
+    "ome": "an InferenceService whose runtime OME auto-selects at run time (deepseek-r1: by "
+           "model architecture and size) is not joined to it; a runtime it names is",
     "runai": "fractional GPUs (gpu: 0.5) are not counted (whole numbers only, named as could "
              "not evaluate), and a DistributedWorkload's master pod is not added to workers",
 }
@@ -105,6 +104,16 @@ def problems(operator: str) -> list[str]:
     for o in OPERATORS])
 def test_operator_fixture_reads_as_expected(operator: str) -> None:
     assert problems(operator) == []
+
+
+def test_an_ome_service_takes_the_runtime_it_names_and_its_base_models_weights() -> None:
+    from gpulint.facts.model_decl import declared_model
+
+    result = _scan(ROOT / "ome")
+    [res] = [r for r in result.resources if "/qwen3-32b/" in r.address]
+    assert (res.facts["gpu.count"], res.facts["replicas.desired"]) == (4, 1)
+    decl = declared_model(res)
+    assert decl is not None and decl.id == "Qwen/Qwen3-32B"
 
 
 def test_every_operator_directory_has_expectations() -> None:

@@ -96,4 +96,38 @@ def _kubeai_model(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
                      read_as=f"KubeAI Model: resourceProfile {name} × {units} from chart values")]
 
 
-READERS = {"ray-fleet": _ray_fleet, "nim-pipeline": _nim_pipeline, "kubeai-model": _kubeai_model}
+def _ome_inference_service(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
+    """OME's InferenceService: its `engine` (and `decoder`) over the `engineConfig` of the
+    runtime it names (`spec.runtime.name`, a ClusterServingRuntime or a ServingRuntime of its
+    namespace); the model from its base model's `storage.storageUri`. A runtime OME selects
+    by itself at run time is not known here."""
+    from gpulint.facts.kubernetes.generic import Hints, read
+    from gpulint.facts.kubernetes.serving_kinds import _merged
+
+    spec = as_dict(doc.get("spec"))
+    ns = dig(doc, "metadata", "namespace")
+    name = dig(spec, "runtime", "name")
+    runtime = (ctx.find("ServingRuntime", ns, name) or ctx.find("ClusterServingRuntime", None,
+                                                                  name)) if name else None
+    merged = dict(spec)
+    for part, config in (("engine", "engineConfig"), ("decoder", "decoderConfig")):
+        base = as_dict(dig(runtime, "spec", config)) if runtime else {}
+        if part in spec or base:
+            merged[part] = _merged(base, as_dict(spec.get(part)))
+    merged.pop("router", None)  # the router runs no model
+    model_kind = str(dig(spec, "model", "kind") or "ClusterBaseModel")
+    base_model = ctx.find(model_kind, ns if model_kind == "BaseModel" else None,
+                          dig(spec, "model", "name"))
+    uri = str(dig(base_model, "spec", "storage", "storageUri") or "")
+    meta = dict(as_dict(doc.get("metadata")))
+    if uri.startswith("hf://"):
+        meta["labels"] = {**as_dict(meta.get("labels")), "gpulint.dev/model": uri[5:]}
+    inner = {**doc, "metadata": meta, "spec": merged}
+    groups = read(inner, ctx, Hints(workload="inference"), lambda d, c: [])
+    for g in groups:
+        g.labels = {**g.labels, **as_dict(meta.get("labels"))}
+    return groups
+
+
+READERS = {"ome-inference-service": _ome_inference_service, "ray-fleet": _ray_fleet,
+           "nim-pipeline": _nim_pipeline, "kubeai-model": _kubeai_model}
