@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from gpulint.facts import kubernetes as k8s_facts
 from gpulint.facts.kubernetes import link as linking
-from gpulint.facts.kubernetes.kinds import KINDS
+from gpulint.facts.kubernetes.registry import table
 from gpulint.load.kubernetes import K8sObject
 from gpulint.pricing import price as cost
 
@@ -40,8 +40,9 @@ _keys = st.sampled_from([
 ])
 _values = st.recursive(_scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=3), st.dictionaries(_keys, inner, max_size=4)), max_leaves=25)
-# (API group, kind): every registered kind, and the ones read outside the registry.
-_kinds = st.sampled_from([*sorted(KINDS), ("karpenter.sh", "NodePool"),
+# (API group, kind): every kind of the table, the ones read outside it, and a made-up one
+# (read generically).
+_kinds = st.sampled_from([*sorted(table()), ("acme.example", "Thing"),
                           ("autoscaling", "HorizontalPodAutoscaler"), ("keda.sh", "ScaledObject"),
                           ("", "ConfigMap"), ("", "Service"), ("", "Namespace"),
                           ("eksctl.io", "ClusterConfig"), ("karpenter.k8s.aws", "EC2NodeClass"),

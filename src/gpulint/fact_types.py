@@ -44,6 +44,7 @@ Facts = TypedDict("Facts", {
     "nodepool.node_class": tuple[str, str],
     "nodepool.consolidation": str,
     "k8s.kind": str,
+    "k8s.read_as": str,
     "k8s.name": str,
     "k8s.namespace": str | None,
     "k8s.resource": str | None,

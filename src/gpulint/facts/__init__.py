@@ -40,12 +40,12 @@ def build_facts(loaded: Loaded, settings: Settings) -> Built:
     from gpulint.facts import configured
     from gpulint.facts.kubernetes.link import link
 
-    out = Built()
+    out = Built(notes=list(loaded.notes))
     _plans(loaded, settings, out)
     _terraform_helm(loaded, out)
     modules = _terraform_modules(loaded)
     manifests = _terraform_manifests(loaded, modules)
-    _kubernetes(loaded.kubernetes, out)
+    _kubernetes(loaded.kubernetes, out, loaded.profiles)
     _terraform(modules, manifests, loaded, out)
     out.diagnostics += link(out.resources, loaded.kubernetes, out.called_from, settings.clusters)
     configured.apply(out.resources, settings.models)
@@ -70,12 +70,16 @@ def _plans(loaded: Loaded, settings: Settings, out: Built) -> None:
     out.notes += unknown_types.notes(untyped)
 
 
-def _kubernetes(objects: list[K8sObject], out: Built) -> None:
+def _kubernetes(objects: list[K8sObject], out: Built,
+                profiles: dict[str, Any] | None = None) -> None:
     from gpulint import suppressions
     from gpulint.facts.kubernetes import build_each
 
     ends = _document_ends(objects)
-    for obj, built in build_each(objects):
+    accounted: list[Any] = []
+    built_each = build_each(objects, accounted, profiles)
+    out.notes += [note for _, _, note in accounted if note is not None]
+    for obj, built in built_each:
         for res in built:
             _with_provider_regions(res, out.provider_regions.get(id(obj)))
             _add(out, res, ends[(obj.path, obj.line)])
@@ -109,8 +113,8 @@ def _terraform(modules: Any, manifests: list[K8sObject], loaded: Loaded, out: Bu
 
     if modules is None:
         return
-    out.notes, out.diagnostics = [*out.notes, *modules.notes], \
-        [*out.diagnostics, *modules.diagnostics]
+    out.notes, out.diagnostics = [*modules.notes, *out.notes], [*out.diagnostics,
+                                                                 *modules.diagnostics]
     _terraform_kubernetes(loaded, manifests, modules.resources, out)
     untyped: list[Resource] = []  # named once per cause, not listed as GPU resources
     for inst in modules.resources:
@@ -151,6 +155,7 @@ def _terraform_helm(loaded: Loaded, out: Built) -> None:
     if consumed:
         loaded.kubernetes[:] = [o for o in loaded.kubernetes
                                 if os.path.realpath(o.path) not in consumed]
+        out.notes[:] = [n for n in out.notes if os.path.realpath(n.path) not in consumed]
         loaded.diagnostics[:] = [d for d in loaded.diagnostics
                                  if not (d.path and os.path.realpath(d.path) in consumed
                                          and d.origin == VALUES_READ)]
@@ -184,7 +189,10 @@ def _terraform_kubernetes(loaded: Loaded, objects: list[K8sObject], instances: l
     ends = {(i.path, i.view.line): getattr(i.view.block, "end_line", None) or i.view.line
             for i in instances}
     where = {(i.path, i.view.line): regions(i.providers) for i in instances}
-    for obj, built in build_each(objects):
+    accounted: list[Any] = []
+    built_each = build_each(objects, accounted)
+    out.notes += [note for _, _, note in accounted if note is not None]
+    for obj, built in built_each:
         for res in built:
             _with_provider_regions(res, where.get((obj.path, obj.line)))
             _add(out, res, ends.get((obj.path, obj.line), obj.line))

@@ -86,6 +86,8 @@ FACTS: tuple[Fact, ...] = (
     Fact("nodepool.consolidation", "string", "a Karpenter NodePool's consolidation policy",
          "facts", "str"),
     Fact("k8s.kind", "string", "Kubernetes kind", "facts", "str"),
+    Fact("k8s.read_as", "string", "how a kind without a reader of its own was read (generic "
+         "reading: where its pods and replicas were found)", "facts", "str"),
     Fact("k8s.name", "string", "Kubernetes object name", "facts", "str"),
     Fact("k8s.namespace", "string", "Kubernetes namespace", "facts", "str | None"),
     Fact("k8s.resource", "string", "the extended resource requested (nvidia.com/gpu…)", "facts",

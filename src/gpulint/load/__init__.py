@@ -39,6 +39,8 @@ class Rendered(Protocol):
     objects: list[K8sObject]
     diagnostics: list[Diagnostic]
     skip: set[str]  # files rendering consumed: not parsed one by one
+    notes: list[Any]  # accelerator evidence rendering could not read (load.evidence)
+    profiles: dict[str, dict[str, Any]]  # resource profiles charts define by name
 
 
 @dataclass
@@ -50,6 +52,8 @@ class Loaded:
     terraform: LoadResult | None = None
     suppressions: list[Suppression] = field(default_factory=list)  # from comments
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    notes: list[Any] = field(default_factory=list)  # evidence not read: "could not evaluate"
+    profiles: dict[str, dict[str, Any]] = field(default_factory=dict)  # from chart values
 
 
 def load(found: Discovery, settings: ScanSettings, rendered: Rendered,
@@ -67,6 +71,8 @@ def load(found: Discovery, settings: ScanSettings, rendered: Rendered,
 
     out.diagnostics.extend(rendered.diagnostics)
     out.kubernetes.extend(rendered.objects)
+    out.notes.extend(rendered.notes)
+    out.profiles.update(rendered.profiles)
     files = [sf for sf in found.files if sf.path not in rendered.skip]
     # Texts are kept for the suppression comments of Terraform files read later.
     texts: dict[str, str | None] = {}

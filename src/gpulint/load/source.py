@@ -108,6 +108,19 @@ def templated_line(text: str) -> int | None:
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
+def unreadable_template_line(text: str) -> int | None:
+    """Line of the first template action of text that is not valid YAML: only such text is an
+    unrendered template. `{{ }}` inside a string scalar (a value a chart passes through `tpl`,
+    an Argo Workflows parameter) is just a string, and the document is read as YAML."""
+    line = templated_line(text)
+    if line is None:
+        return None
+    from gpulint.load.kubernetes import load_documents
+
+    _, problems = load_documents("", text)
+    return line if problems else None
+
+
 def _parse_yaml(text: str) -> Parsed:
     from gpulint.load.kubernetes import (
         load_documents,
@@ -120,16 +133,24 @@ def _parse_yaml(text: str) -> Parsed:
         return Parsed("kubernetes")
     text = without_crds(text)
     skipped: list[tuple[int | None, str, str]] = []
-    if templated_line(text) is not None:
+    if unreadable_template_line(text) is not None:
+        from gpulint.load.evidence import first_line
+
         # Skip the templated documents only: the plain ones of the same file are manifests.
-        text, lines = without_templated_documents(text, templated_line)
+        whole = text
+        text, lines = without_templated_documents(text, unreadable_template_line)
+        asks = first_line(whole)
+        gpus = f"; it asks for accelerators (line {asks}), which are not counted" \
+            if asks is not None and first_line(text) != asks else ""
         if not looks_like_kubernetes(text):
             return Parsed("kubernetes", diags=[(lines[0], "skipped a template: Helm/Go template "
                                                           "syntax ({{ }}); render it first (helm "
-                                                          "template) or scan its chart directory",
-                                                "info")])
+                                                          "template) or scan its chart "
+                                                          f"directory{gpus}",
+                                                "warning" if gpus else "info")])
         skipped = [(line, "skipped a template: this document uses Helm/Go template syntax "
-                          "({{ }}); the file's other documents are scanned", "info")
+                          "({{ }}); the file's other documents are scanned"
+                          f"{gpus}", "warning" if gpus else "info")
                    for line in lines]
     objects, diags = load_documents("", text)
     return Parsed("kubernetes", docs=[(o.line, o.doc) for o in objects],

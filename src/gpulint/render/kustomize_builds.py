@@ -147,6 +147,18 @@ def _emit(build: _Build, plan: TemplatePlan, read: Callable[[str], str | None],
         plan.objects.append(K8sObject(path, line, obj.doc, variant=build.variant))
 
 
+def _standalone(path: str, read: Callable[[str], str | None]) -> bool:
+    """A manifest file that asks for accelerators: scanned on its own when no build read it."""
+    from gpulint.load.evidence import first_line
+    from gpulint.load.kubernetes import looks_like_kubernetes
+
+    if not path.endswith((".yaml", ".yml", ".json")) or os.path.basename(path) in \
+            kustomize.KUSTOMIZATION_FILES:
+        return False
+    text = read(path) or ""
+    return looks_like_kubernetes(text) and first_line(text) is not None
+
+
 def build(roots: list[str], paths: list[str], out: TemplatePlan,
                     read: Callable[[str], str | None], cache: Any) -> None:
     """Build each overlay, and each base that no overlay in the scan includes (in parallel,
@@ -187,7 +199,9 @@ def build(roots: list[str], paths: list[str], out: TemplatePlan,
         _emit(build, out, read, declared)
         built_roots.add(os.path.abspath(build.root))
         out.skip.update(os.path.abspath(f) for f in build.files)
-    out.skip.update(p for p in paths if _under_any(p, built_roots))
+    # Other YAML under a built kustomization (samples the build does not list, applied with
+    # kubectl on their own) is scanned as it is, like the plain manifests beside a chart.
+    out.skip.update(p for p in paths if _under_any(p, built_roots) and not _standalone(p, read))
     for build in builds:
         kustomize_helm.discard(build.stage)
     if cache is not None:

@@ -20,8 +20,9 @@ import yaml
 from gpulint.files import containment
 from gpulint.files.safe_yaml import safe_load as safe_yaml
 from gpulint.files.text import read_text
+from gpulint.load import evidence
 from gpulint.load.kubernetes import K8sObject, is_manifest, looks_like_kubernetes
-from gpulint.load.source import templated_line
+from gpulint.load.source import unreadable_template_line
 from gpulint.model import CHART_RENDER, VALUES_READ, Diagnostic, SourceFile
 from gpulint.render import (
     helm,
@@ -32,6 +33,7 @@ from gpulint.render import (
     kustomize_builds,
     kustomize_charts,
     kustomize_helm,
+    values_evidence,
     values_tree,
 )
 from gpulint.render import values as values_reader
@@ -59,6 +61,10 @@ class TemplatePlan:
     unrendered: str = "info"
     # Kustomize helmCharts entries (file, index) a build rendered (""), or why not.
     inflated: dict[tuple[str, int], str] = field(default_factory=dict)
+    notes: list[evidence.EvidenceNote] = field(default_factory=list)  # evidence not read
+    # Resource profiles charts define by name (values_evidence.profiles), for kinds that name
+    # one: a chart's own values (its defaults) and standalone values files.
+    profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def _under(path: str, root: str) -> bool:
@@ -92,6 +98,7 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
     """Render a local chart; when it cannot be, read its GPU requests from its values."""
     chart_file = os.path.join(root, "Chart.yaml")
     full, over = _values_of(root, values_files, inline, read, plan.diagnostics)
+    plan.profiles.update(values_evidence.profiles(full.tree))
     rendered = helm.render(root, release, namespace, values_files, over.tree)
     if rendered is not None and rendered.templates is not None:
         for template, text in sorted(rendered.templates.items()):
@@ -117,8 +124,9 @@ def _chart(root: str, release: str, namespace: str | None, values_files: list[st
                  or plan.unrendered, origin=CHART_RENDER)
 
 
-# A chart's own folders: templates, subcharts, CRDs installed as they are, chart-testing values.
-_CHART_DIRS = ("templates", "charts", "crds", "ci")
+# A chart's own folders: templates, subcharts, CRDs installed as they are, chart-testing values
+# and helm-unittest specs (tests/: their `set:` values are test inputs, not deployments).
+_CHART_DIRS = ("templates", "charts", "crds", "ci", "tests")
 
 
 def _skip_chart(root: str, paths: list[str], skip: set[str]) -> None:
@@ -129,7 +137,15 @@ def _skip_chart(root: str, paths: list[str], skip: set[str]) -> None:
     inside = [p for p in paths if _under(p, root)]
     hidden = [os.path.join(root, d) for d in _CHART_DIRS]
     skip.update(p for p in inside if any(_under(p, h) for h in hidden)
-                or os.path.basename(p).startswith("values"))
+                or os.path.basename(p) in ("values.yaml", "values.yml")
+                or (os.path.basename(p).startswith("values") and not _alternative_values(p, root)))
+
+
+def _alternative_values(path: str, root: str) -> bool:
+    """`values-<name>.yaml` beside a chart's values.yaml: another way to deploy the chart, read
+    as Helm values of its own (the chart is rendered with its defaults only)."""
+    return os.path.dirname(os.path.abspath(path)) == os.path.abspath(root) and \
+        path.endswith((".yaml", ".yml"))
 
 
 def _missing_dependencies(root: str, read: Callable[[str], str | None]) -> list[str]:
@@ -153,8 +169,9 @@ def _missing_dependencies(root: str, read: Callable[[str], str | None]) -> list[
 def _from_values(values: Values, release: str, namespace: str | None, path: str, why: str,
                  plan: TemplatePlan, under: tuple[str, ...] = (), severity: str = "info",
                  origin: str = "") -> None:
-    objects = values_reader.read(values, release, namespace, under)
+    objects, notes, _ = values_evidence.read(values, release, namespace, under)
     plan.objects.extend(objects)
+    plan.notes.extend(notes)
     plan.diagnostics.append(Diagnostic(path, None, f"{why}; read "
                                        f"{values_reader.describe(objects)} from its values",
                                        severity, origin))
@@ -201,14 +218,23 @@ def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
                 not path.endswith((".yaml", ".yml")) or os.path.basename(path) in _NOT_VALUES:
             continue
         text = read(path)
-        if not text or not values_reader.may_request(text) or templated_line(text) is not None:
+        if not text or not (values_reader.may_request(text) or evidence.MARKER.search(text)):
+            continue
+        if unreadable_template_line(text) is not None:  # not YAML: an unrendered template
+            _unreadable(path, text, out)
             continue
         docs, diags = values_tree.parse(path, text)
+        if not values_reader.may_request(text) and not any(evidence.find(t) for t, _ in docs):
+            continue  # "gpu" in a name or a comment, no accelerator asked for
         values = Values()
         for tree, lines in docs:
-            if isinstance(tree, dict) and not is_manifest(tree):
+            if isinstance(tree, dict) and not is_manifest(tree) and not _test_spec(tree):
                 values_tree.add(values, path, tree, lines)
-        objects = values_reader.read(values, _release_label(path)) if values.tree else []
+        objects, notes, _ = values_evidence.read(values, _release_label(path)) if values.tree \
+            else ([], [], [])
+        out.notes.extend(notes)
+        for name, profile in values_evidence.profiles(values.tree).items():
+            out.profiles.setdefault(name, profile)  # a chart's own definition wins
         if not looks_like_kubernetes(text):  # else the manifest parser reports the problem
             out.diagnostics.extend(diags)
         if objects:
@@ -216,6 +242,22 @@ def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
             out.diagnostics.append(Diagnostic(path, None, f"read {values_reader.describe(objects)}"
                                               " from Helm values (not rendered)", "info",
                                               VALUES_READ))
+
+
+def _test_spec(tree: dict[str, Any]) -> bool:
+    """A helm-unittest spec (`suite:` and `tests:`): test inputs, not values to deploy."""
+    return "suite" in tree and isinstance(tree.get("tests"), list)
+
+
+def _unreadable(path: str, text: str, out: TemplatePlan) -> None:
+    """A YAML-named file that is not YAML (a template) and asks for accelerators: named."""
+    line = evidence.first_line(text)
+    if line is None or looks_like_kubernetes(text):  # manifests: the loader says it skipped
+        return
+    out.notes.append(evidence.EvidenceNote(
+        os.path.basename(path), path, line,
+        f"{text.splitlines()[line - 1].strip()[:80]}: accelerators in a template gpulint "
+        "cannot read (not valid YAML until rendered); render it and scan the output"))
 
 
 def _configured_values(files: tuple[str, ...], out: TemplatePlan) -> list[str]:

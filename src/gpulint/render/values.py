@@ -113,11 +113,14 @@ class _Reader:
     def __init__(self, values: Values, release: str, namespace: str | None) -> None:
         self.values, self.release, self.namespace = values, release, namespace
         self.objects: list[K8sObject] = []
+        self.covered: list[Path] = []  # paths read as objects (values_evidence.py)
+        self.disabled: list[Path] = []  # mappings switched off with `enabled: false`
 
     def _emit(self, path: Path, kind: str, api: str, spec: dict[str, Any],
               labels: dict[str, str], scale: tuple[Any, Any] | None = None,
               annotations: dict[str, str] | None = None) -> None:
         file, line = self.values.locate(path)
+        self.covered.append(path)
         name = _dotted(path)
         address = f"{VALUES_TYPE}/{self.release}" + (f"/{name}" if name else "")
         name = name or self.release
@@ -166,7 +169,7 @@ class _Reader:
             model = node["model"]
         if model:
             labels["gpulint.dev/model"] = model
-        replicas = node.get("replicaCount", node.get("replicas", 1))
+        replicas = node.get("replicaCount", node.get("replicas", self._owner_replicas(path)))
         auto: dict[str, Any] = node["autoscaling"] if isinstance(node.get("autoscaling"),
                                                                    dict) else {}
         scale = None
@@ -177,6 +180,17 @@ class _Reader:
             scale = (node.get("minReplicas", replicas), node.get("maxReplicas", replicas))
         spec = {"replicas": replicas, "template": {"spec": self._pod(path, container)}}
         self._emit(path, "Deployment", "apps/v1", spec, labels, scale)
+
+    def _owner_replicas(self, path: Path) -> Any:
+        """Replicas of the mapping that owns a container-like one: `decode.replicas` for
+        `decode.containers[0]`, `nodesets.gpu.replicas` for `nodesets.gpu.slurmd`."""
+        owner = path[:-2] if len(path) >= 2 and isinstance(path[-1], int) else path[:-1]
+        node: Any = self.values.tree
+        for p in owner:
+            node = node[p] if isinstance(node, (dict, list)) else None
+        if owner and isinstance(node, dict) and not _accelerators(node.get("resources")):
+            return node.get("replicaCount", node.get("replicas", 1))
+        return 1
 
     def vllm_stack(self, path: Path, node: dict[str, Any]) -> None:
         """production-stack renders each modelSpec as a Deployment running `vllm serve`."""
@@ -265,6 +279,7 @@ class _Reader:
             if pool.get(key) is not None:
                 spec[key] = pool[key]
         file, line = self.values.locate((*path, "nodePool"))
+        self.covered.append(path)
         doc = {"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": {"name": name},
                "spec": spec}
         self.objects.append(K8sObject(file, line, doc))
@@ -278,6 +293,10 @@ class _Reader:
             return
         if path and is_manifest(node):  # a whole object in the values: the chart emits it
             self.objects.append(K8sObject(*self.values.locate(path), node))
+            self.covered.append(path)
+            return
+        if path and node.get("enabled") is False:  # charts render nothing for it
+            self.disabled.append(path)
             return
         pool = node.get("nodePool")
         if isinstance(pool, dict) and isinstance(pool.get("requirements"), list) \

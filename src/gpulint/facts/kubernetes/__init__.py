@@ -19,11 +19,11 @@ from gpulint.facts.common import (
     workload_from,
 )
 from gpulint.facts.kubernetes import accelerators as k8s_accelerators
-from gpulint.facts.kubernetes import batch_kinds, serving_kinds  # noqa: F401 - register kinds
+from gpulint.facts.kubernetes import accounting, registry
 from gpulint.facts.kubernetes import nodes as k8s_nodes
 from gpulint.facts.kubernetes.eksctl import build_cluster_config
 from gpulint.facts.kubernetes.env import ConfigMaps, container_env
-from gpulint.facts.kubernetes.kinds import Context, PodGroup, api_group, as_dict, pod_groups, scalar
+from gpulint.facts.kubernetes.kinds import Context, PodGroup, api_group, as_dict, scalar
 from gpulint.facts.kubernetes.nodepool import build_nodepool, inherit_node_class_tags
 from gpulint.facts.model_decl import (
     MODEL_ENV_VARS,
@@ -35,13 +35,12 @@ from gpulint.facts.model_decl import (
     model_uri_name,
     server_from_image,
 )
+from gpulint.load.evidence import EvidenceNote
 from gpulint.load.kubernetes import K8sObject
 from gpulint.model import Unknown
 
 # Marks a pod template as an option users may pick (a JupyterHub profile), not a workload.
 OPTION_ANNOTATION = "gpulint.dev/option"
-# Objects other objects name: their readers look them up in the scan.
-REFERENCED_KINDS = {"LLMInferenceServiceConfig", "TrainingRuntime", "ClusterTrainingRuntime"}
 # The accelerator kinds as facts (catalog names for Neuron come from the instance type).
 _ACCELERATOR_KIND = {"gpu": "gpu", "mig": "gpu", "tpu": "tpu", "neuron": "neuron"}
 
@@ -87,6 +86,12 @@ def _model(res: Resource, tags: dict[str, Any], containers: list[dict[str, Any]]
     # The operator's own model field (KAITO preset, model URI, image), then a model image.
     decl = decl or declared or _image_model(containers)
     if decl is None:
+        return
+    if "{{" in decl.id:
+        reason = (f"model {decl.id!r} ({decl.source}) is a template parameter the scan does not "
+                  "resolve; give the parameter a default or declare the model")
+        res.set_fact("model.id", Unknown(reason))
+        res.facts["model.fits"] = Unknown(reason)
         return
     if _unresolved(decl.id):
         reason = (f"model {decl.id!r} ({decl.source}) refers to an env var whose value is not in "
@@ -199,6 +204,8 @@ def _group_resource(obj: K8sObject, group: PodGroup, ctx: Context,
     _replicas(res, group)
     _unit(res, group)
     res.facts["shutdown"] = shutdown_of(res, tags)
+    if group.read_as:
+        res.facts["k8s.read_as"] = group.read_as
     return res
 
 
@@ -221,8 +228,13 @@ def _unit(res: Resource, group: PodGroup) -> None:
         res.facts["group.source"] = group.unit_name
 
 
-def build(obj: K8sObject, ctx: Context | ConfigMaps | None = None) -> list[Resource]:
-    """Every GPU resource the object declares (none for objects that ask for no accelerator)."""
+Accounted = list[tuple[K8sObject, "str | None", "EvidenceNote | None"]]
+
+
+def build(obj: K8sObject, ctx: Context | ConfigMaps | None = None,
+          accounted: Accounted | None = None) -> list[Resource]:
+    """Every GPU resource the object declares (none for objects that ask for no accelerator);
+    with `accounted`, where its accelerator evidence ended (accounting.py)."""
     if not isinstance(ctx, Context):
         ctx = Context(config_maps=ctx)
     if obj.doc.get("kind") == "NodePool" and api_group(obj.doc) == "karpenter.sh":
@@ -233,28 +245,39 @@ def build(obj: K8sObject, ctx: Context | ConfigMaps | None = None) -> list[Resou
             link.variant = obj.variant
             if link.node_target is not None:
                 link.node_target = dataclasses.replace(link.node_target, address=pool.address)
-        return [pool] if pool else []
+        return _pools(obj, [pool] if pool else [], accounted)
     if obj.doc.get("kind") == "ClusterConfig" and api_group(obj.doc) == "eksctl.io":
-        return build_cluster_config(obj)
-    groups = pod_groups(obj.doc, ctx)
+        return _pools(obj, build_cluster_config(obj), accounted)
+    groups = registry.pod_groups(obj.doc, ctx)
     out = [res for group in groups if (res := _group_resource(obj, group, ctx))]
     if not out:  # a driver or head beside GPU workers shares their selector: not evidence
         out = [res for group in groups
                if (res := _group_resource(obj, group, ctx, selector_only=True))]
+    if accounted is not None:
+        accounted.append((obj, *accounting.account(obj, groups, len(out))))
     return out
 
 
-def build_each(objects: Iterable[K8sObject]) -> list[tuple[K8sObject, list[Resource]]]:
+def _pools(obj: K8sObject, pools: list[Resource], accounted: Accounted | None
+           ) -> list[Resource]:
+    """Node pools: their evidence (GPU instance types) ends in the pool, or the pool is CPU."""
+    if accounted is not None and accounting.evidence(obj):
+        accounted.append((obj, accounting.RESOURCE if pools else accounting.NON_WORKLOAD, None))
+    return pools
+
+
+def build_each(objects: Iterable[K8sObject], accounted: Accounted | None = None,
+               profiles: dict[str, Any] | None = None) -> list[tuple[K8sObject, list[Resource]]]:
     """Each object with its resources, all built together so env vars can come from the
-    scan's ConfigMaps."""
+    scan's ConfigMaps; with `accounted`, where each object's accelerator evidence ended."""
     objects = list(objects)
-    ctx = Context(config_maps=ConfigMaps())
+    ctx = Context(config_maps=ConfigMaps(), profiles=dict(profiles or {}))
     for obj in objects:
         if obj.doc.get("kind") == "ConfigMap":
             ctx.config_maps.add(obj.doc)
-        elif obj.doc.get("kind") in REFERENCED_KINDS:
+        elif registry.referenced(obj.doc):
             ctx.add(obj.doc)
-    built = [(obj, build(obj, ctx)) for obj in objects]
+    built = [(obj, build(obj, ctx, accounted)) for obj in objects]
     resources = [res for _, out in built for res in out]
     inherit_namespace_labels(resources, objects)
     inherit_node_class_tags(resources, objects)

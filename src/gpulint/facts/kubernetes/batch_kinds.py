@@ -19,7 +19,6 @@ from gpulint.facts.kubernetes.kinds import (
     as_dict,
     as_list,
     dig,
-    register,
     scalar,
 )
 from gpulint.model import Unknown
@@ -207,9 +206,6 @@ def _volcano_job(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
     return groups
 
 
-register("trainer.kubeflow.org", "TrainJob", _trainjob)
-for _kind in ("HyperPodPyTorchJob", "HyperPodPytorchJob"):  # both spellings appear in AWS docs
-    register("sagemaker.amazonaws.com", _kind, _hyperpod)
-register("sparkoperator.k8s.io", "SparkApplication", _spark_application)
-register("sparkoperator.k8s.io", "ScheduledSparkApplication", _scheduled_spark)
-register("batch.volcano.sh", "Job", _volcano_job)
+# Readers the kind table (data/kinds.yaml) names.
+READERS = {"trainjob": _trainjob, "hyperpod": _hyperpod, "spark-application": _spark_application,
+           "scheduled-spark-application": _scheduled_spark, "volcano-job": _volcano_job}

@@ -76,6 +76,7 @@ class PodGroup:
     model: Any = None  # a ModelDecl the operator's fields declare (KAITO preset, model URI…)
     unknown_count: Any = None  # Unknown: why the accelerators per pod cannot be read
     linkable: bool = True  # False: the operator provisions its own nodes (KAITO), no pool match
+    read_as: str | None = None  # how a kind without a reader of its own was read (generic.py)
 
     def __post_init__(self) -> None:
         self.pod = clean_pod(self.pod)
@@ -333,6 +334,7 @@ class Context:
 
     config_maps: Any = None  # env.ConfigMaps
     named: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+    profiles: dict[str, dict[str, Any]] = field(default_factory=dict)  # chart resource profiles
 
     def add(self, doc: dict[str, Any]) -> None:
         meta = as_dict(doc.get("metadata"))
@@ -358,28 +360,10 @@ def _plain(fn: Callable[[dict[str, Any]], list[PodGroup]]) -> Reader:
     return lambda doc, ctx: fn(doc)
 
 
-# (API group, kind) → pod groups: Volcano's Job is not batch's Job, Knative's Service is not
-# the core Service. Built-in workloads also under their pre-apps/v1 groups.
-KINDS: dict[tuple[str, str], Reader] = {
-    ("", "Pod"): _plain(_pod), ("", "ReplicationController"): _plain(_scaled),
-    **{(g, k): _plain(_scaled) for g in ("apps", "extensions")
-       for k in ("Deployment", "StatefulSet", "ReplicaSet")},
-    **{(g, "DaemonSet"): _plain(_daemonset) for g in ("apps", "extensions")},
-    ("batch", "Job"): _plain(_job), ("batch", "CronJob"): _plain(_cronjob),
-    ("kubeflow.org", "Notebook"): _plain(_notebook),
-    ("serving.kserve.io", "InferenceService"): _plain(_kserve),
-    **{("ray.io", k): _plain(_ray) for k in ("RayCluster", "RayJob", "RayService")},
-    ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"): _plain(_leaderworkerset),
-    ("jobset.x-k8s.io", "JobSet"): _plain(_jobset),
-    ("serving.knative.dev", "Service"): _plain(_knative_service),
-    **{("kubeflow.org", k): _plain(_training_operator) for k in _TRAINING_REPLICA_KEYS},
+# Readers the kind table (data/kinds.yaml) names: kinds whose semantics need code.
+READERS: dict[str, Reader] = {
+    "pod": _plain(_pod), "scaled": _plain(_scaled), "daemonset": _plain(_daemonset),
+    "job": _plain(_job), "cronjob": _plain(_cronjob), "notebook": _plain(_notebook),
+    "ray": _plain(_ray), "leaderworkerset": _plain(_leaderworkerset), "jobset": _plain(_jobset),
+    "knative-service": _plain(_knative_service), "training-operator": _plain(_training_operator),
 }
-
-
-def register(group: str, kind: str, reader: Reader) -> None:
-    KINDS[(group, kind)] = reader
-
-
-def pod_groups(doc: dict[str, Any], ctx: Context | None = None) -> list[PodGroup]:
-    fn = KINDS.get((api_group(doc), str(doc.get("kind"))))
-    return fn(doc, ctx or Context()) if fn else []

@@ -21,7 +21,6 @@ from gpulint.facts.kubernetes.kinds import (
     as_dict,
     as_list,
     dig,
-    register,
     scalar,
 )
 from gpulint.facts.model_decl import (
@@ -33,8 +32,6 @@ from gpulint.facts.model_decl import (
 )
 from gpulint.files.safe_yaml import safe_load as safe_yaml
 from gpulint.model import Unknown
-
-_KAITO = "kaito.sh"
 
 
 def _meta(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -150,11 +147,6 @@ def _rag_engine(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
     decl = ModelDecl(model, "RAGEngine embedding.local.modelID") if model else None
     return [PodGroup(None, pod, labels, annotations, workload="inference", certain=True,
                      model=decl, unknown_count=unknown, linkable=False)]
-
-
-for _kind, _reader in (("Workspace", _workspace), ("InferenceSet", _inference_set),
-                       ("MultiRoleInference", _multi_role), ("RAGEngine", _rag_engine)):
-    register(_KAITO, _kind, _reader)
 
 
 # --- KServe LLMInferenceService -------------------------------------------------------------
@@ -317,13 +309,19 @@ def _nim_service(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
         lo = _count(hpa.get("minReplicas"), 1, "minReplicas")
         kw = {"desired": lo, "minimum": lo, "scale_note": "NIMService scale.hpa",
               "maximum": _count(hpa.get("maxReplicas"), lo, "maxReplicas")}
-    return [PodGroup(None, pod, {**labels, **as_dict(spec.get("labels"))},
+    # multiNode: each replica is a LeaderWorkerSet group of one pod per pipeline stage.
+    stages = _count(dig(spec, "multiNode", "parallelism", "pipeline"), 1,
+                    "multiNode.parallelism.pipeline")
+    if isinstance(stages, int) and stages > 1:
+        kw = {k: _times(v, stages) if k in ("desired", "minimum", "maximum") else v
+              for k, v in kw.items()}
+    group = PodGroup(None, pod, {**labels, **as_dict(spec.get("labels"))},
                      {**annotations, **as_dict(spec.get("annotations"))}, workload="inference",
-                     certain=True, model=_nim_model(spec), unknown_count=unknown, **kw)]
-
-
-register("serving.kserve.io", "LLMInferenceService", _llm_inference_service)
-register("apps.nvidia.com", "NIMService", _nim_service)
+                     certain=True, model=_nim_model(spec), unknown_count=unknown, **kw)
+    if isinstance(stages, int) and stages > 1:
+        group.unit = [(group.pod, stages)]
+        group.unit_name = f"NIM multi-node group of {stages} pods"
+    return [group]
 
 
 # --- KServe InferenceService, multi-node ------------------------------------------------------
@@ -368,4 +366,9 @@ def _inference_service(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
     return groups
 
 
-register("serving.kserve.io", "InferenceService", _inference_service)
+
+# Readers the kind table (data/kinds.yaml) names.
+READERS = {"kaito-workspace": _workspace, "kaito-inference-set": _inference_set,
+           "kaito-multi-role": _multi_role, "kaito-rag-engine": _rag_engine,
+           "kserve-llm-inference-service": _llm_inference_service, "nim-service": _nim_service,
+           "kserve-inference-service": _inference_service}

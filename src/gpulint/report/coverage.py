@@ -1,0 +1,175 @@
+"""Evidence coverage of a scan: of the YAML/JSON documents that ask for accelerators, how many
+gpulint reports as GPU resources (found), names as "could not evaluate" or in a diagnostic
+(named), knows to run nothing (non-workload), and how many it passes over in silence
+(unaccounted, which must be none).
+
+The count is made independently of the readers: every document of every discovered YAML/JSON
+file is parsed again and searched for evidence (load/evidence.py), then matched with the scan's
+resources, notes and diagnostics by file and line. Terraform is not counted here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpulint.files.text import read_text
+from gpulint.load.evidence import Evidence, find
+from gpulint.load.kubernetes import K8sObject, is_manifest, separators
+from gpulint.render import values_evidence, values_tree
+from gpulint.render.values_tree import Values
+
+FOUND, NAMED, NON_WORKLOAD, UNACCOUNTED = "found", "named", "non-workload", "unaccounted"
+# Values or patches a chart render, helmfile, kustomize build or Terraform release consumed:
+# their evidence ends in the objects rendered from them.
+THROUGH = "through-release"
+
+
+@dataclass
+class Item:
+    path: str
+    line: int
+    what: str  # Kind/name or "values"
+    evidence: list[Evidence]
+    outcome: str = UNACCOUNTED
+    cause: str = ""
+
+
+@dataclass
+class Coverage:
+    items: list[Item] = field(default_factory=list)
+    templates: int = 0  # unparsable chart templates, read through their chart
+
+    def counts(self) -> Counter[str]:
+        return Counter(i.outcome for i in self.items)
+
+    def causes(self) -> Counter[str]:
+        return Counter(i.cause for i in self.items if i.outcome == NAMED)
+
+
+def _doc_ranges(text: str) -> list[tuple[int, int]]:
+    """(first, last) line of each document of the text."""
+    starts = [1] + [text.count("\n", 0, a) + 1 for a, _ in separators(text) if a > 0]
+    ends = [s - 1 for s in starts[1:]] + [text.count("\n") + 1]
+    return list(zip(starts, ends, strict=True))
+
+
+def _documents(path: str, text: str) -> list[tuple[int, int, Any]]:
+    from gpulint.render.values_tree import parse
+
+    out = []
+    ranges = _doc_ranges(text)
+    docs, _ = parse(path, text)
+    for tree, lines in docs:
+        first = lines.get((), 1)
+        end = next((e for s, e in ranges if s <= first <= e), first)
+        out.append((first, end, tree))
+    return out
+
+
+def _in_chart_templates(path: str) -> bool:
+    parts = os.path.abspath(path).split(os.sep)
+    for i, part in enumerate(parts[:-1]):
+        if part == "templates" and os.path.isfile(os.sep.join([*parts[:i], "Chart.yaml"])):
+            return True
+    return False
+
+
+def _non_workload(tree: Any, path: str, line: int, found: list[Evidence]) -> bool:
+    from gpulint.facts.kubernetes.accounting import non_workload
+
+    if is_manifest(tree):
+        return non_workload(K8sObject(path, line, tree), found) is not None
+    values = Values()
+    values_tree.add(values, path, tree, {(): line})
+    _, _, outcomes = values_evidence.read(values, "coverage")
+    return bool(outcomes) and all(o == "non-workload" for _, o in outcomes)
+
+
+def root_cause(reason: str) -> str:
+    """The cause a reason ends with (the text report groups by it the same way)."""
+    return reason.split("; ")[0].rsplit(": ", 1)[-1].strip()
+
+
+def measure(paths: list[str]) -> Coverage:
+    """Run a scan of `paths` and account for each document that holds evidence."""
+    from gpulint.discover import discover
+    from gpulint.pipeline import run
+    from gpulint.ruleset import load_rules
+
+    result = run(paths, load_rules())
+    cov = Coverage()
+    found_files = discover(paths).files
+    consumed = _consumed(found_files)
+    for sf in found_files:
+        if not sf.path.endswith((".yaml", ".yml", ".json")):
+            continue
+        text, _ = read_text(sf.path)
+        if not text:
+            continue
+        documents = _documents(sf.path, text)
+        if not documents and _in_chart_templates(sf.path):
+            cov.templates += 1
+            continue
+        for first, end, tree in documents:
+            if isinstance(tree, dict) and (tree.get("kind") == "CustomResourceDefinition"):
+                continue
+            found = find(tree)
+            if not found:
+                continue
+            what = f"{tree.get('kind')}/{(tree.get('metadata') or {}).get('name')}" \
+                if is_manifest(tree) else "values"
+            item = _outcome(Item(sf.path, first, what, found), end, tree, result)
+            if item.outcome == UNACCOUNTED and os.path.abspath(sf.path) in consumed:
+                item.outcome = THROUGH
+            cov.items.append(item)
+    return cov
+
+
+def _consumed(files: list[Any]) -> set[str]:
+    """Values files read through something else: a chart's own values.yaml, the files a
+    render plan consumed (helmfile, kustomize, configured values), files a Terraform file
+    names (helm_release values = [file(...)])."""
+    from gpulint.config.settings import ScanSettings
+    from gpulint.render.templates import render
+
+    class _Found:
+        def __init__(self) -> None:
+            self.files = files
+
+    out = set(render(_Found(), ScanSettings(), None).skip)  # type: ignore[arg-type]
+    tf = [read_text(f.path)[0] or "" for f in files if f.path.endswith(".tf")]
+    for f in files:
+        path = os.path.abspath(f.path)
+        chart = os.path.join(os.path.dirname(path), "Chart.yaml")
+        if (os.path.basename(path) == "values.yaml" and os.path.isfile(chart)) or \
+                any(os.path.basename(path) in text for text in tf):
+            out.add(path)
+    return out
+
+
+def _outcome(item: Item, end: int, tree: Any, result: Any) -> Item:
+    same = os.path.realpath(item.path)
+
+    def here(path: str, line: int | None) -> bool:
+        return os.path.realpath(path) == same and (line is None or item.line <= line <= end)
+
+    if any(here(r.path, r.line) for r in result.resources):
+        item.outcome = FOUND
+        return item
+    for n in [*result.not_evaluated, *result.module_notes]:
+        if here(n.path, n.line):
+            item.outcome, item.cause = NAMED, root_cause(n.reason)
+            return item
+    if _non_workload(tree, item.path, item.line, item.evidence) or (
+            isinstance(tree, dict) and "suite" in tree and isinstance(tree.get("tests"), list)):
+        # a documented non-workload, or a helm-unittest spec (test inputs)
+        item.outcome = NON_WORKLOAD
+        return item
+    for d in result.diagnostics:
+        if here(d.path, d.line):
+            item.outcome, item.cause = NAMED, f"diagnostic: {d.message[:80]}"
+            return item
+    return item

@@ -1,0 +1,98 @@
+"""Accelerator evidence (load/evidence.py) in shapes no reader was written for: made-up kinds,
+every vendor's extended resources, bare fields, wrapped values, selectors and profile strings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpulint.load.evidence import find, first_line, is_gpu_instance, is_profile
+
+
+def _sorts(doc: Any) -> list[tuple[str, str]]:
+    return [(e.dotted, e.sort) for e in find(doc)]
+
+
+@pytest.mark.parametrize("key", ["nvidia.com/gpu", "nvidia.com/mig-3g.40gb", "amd.com/gpu",
+                                 "gpu.intel.com/i915", "gpu.intel.com/xe", "google.com/tpu",
+                                 "aws.amazon.com/neuron", "aws.amazon.com/neuroncore",
+                                 "habana.ai/gaudi", "acme.ai/npu"])
+def test_every_vendors_extended_resource_is_evidence(key: str) -> None:
+    doc = {"spec": {"x": [{"resources": {"limits": {key: 2}}}]}}
+    assert _sorts(doc) == [(f"spec.x[0].resources.limits.{key}", "request")]
+
+
+def test_a_zero_request_is_not_evidence_but_an_unreadable_one_is() -> None:
+    assert find({"limits": {"nvidia.com/gpu": 0}}) == []
+    assert find({"limits": {"nvidia.com/gpu": "0"}}) == []
+    assert [e.value for e in find({"limits": {"nvidia.com/gpu": "{{ .Values.gpus }}"}})] == \
+        ["{{ .Values.gpus }}"]
+
+
+def test_bare_fields_count_in_resource_like_maps_and_wrapped_values() -> None:
+    assert _sorts({"spec": {"resources": {"gpu": 2, "accelerator": "nvidia-l40s"}}}) == [
+        ("spec.resources.gpu", "bare"), ("spec.resources.accelerator", "bare")]
+    # Run:ai wraps every field: {value: …}
+    assert [(e.dotted, e.value) for e in find({"spec": {"gpuDevices": {"value": 8}}})] == [
+        ("spec.gpuDevices", 8)]
+    # Outside resource-like maps a `gpu` key is a setting's name, not a count.
+    assert find({"spec": {"monitoring": {"gpu": 1}}}) == []
+    assert find({"spec": {"resources": {"gpu": 0}}}) == []
+    # Ray's rayStartParams num-gpus and prose are not requests.
+    assert find({"rayStartParams": {"num-gpus": "2"}, "description": "uses nvidia.com/gpu"}) == []
+
+
+def test_gpu_node_selection_is_evidence() -> None:
+    doc = {"nodeSelector": {"cloud.google.com/gke-accelerator": "nvidia-l4",
+                            "kubernetes.io/os": "linux"},
+           "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+               "nodeSelectorTerms": [{"matchExpressions": [
+                   {"key": "karpenter.k8s.aws/instance-gpu-count", "operator": "Gt",
+                    "values": ["0"]},
+                   {"key": "node.kubernetes.io/instance-type", "operator": "In",
+                    "values": ["p5.48xlarge"]},
+                   {"key": "node.kubernetes.io/instance-type", "operator": "In",
+                    "values": ["m5.large"]}]}]}}}}
+    keys = [e.key for e in find(doc)]
+    assert keys == ["cloud.google.com/gke-accelerator", "karpenter.k8s.aws/instance-gpu-count",
+                    "node.kubernetes.io/instance-type"]
+    assert [e.sort for e in find({"nodeSelector": {"nvidia.com/gpu.present": "true"}})] == \
+        ["selector"]
+    assert find({"nodeSelector": {"node.kubernetes.io/instance-type": "c5.xlarge"}}) == []
+
+
+@pytest.mark.parametrize("value,expected", [
+    ("nvidia-gpu-h100:8", True), ("amd-gpu-mi300x:8", True), ("google-tpu-v5e-2x2:4", True),
+    ("nvidia-gpu-l4:1", True), ("cpu:4", False), ("nvidia-gpu-h100", False),
+    ("redis:7", False), ("gpu-node-pool", False)])
+def test_profile_strings_name_an_accelerator_and_a_count(value: str, expected: bool) -> None:
+    assert is_profile(value) is expected
+
+
+@pytest.mark.parametrize("value,expected", [
+    ("p5.48xlarge", True), ("g6e.xlarge", True), ("trn1.32xlarge", True), ("inf2.xlarge", True),
+    ("ml.p4d.24xlarge", True), ("a3-highgpu-8g", True), ("g2-standard-4", True),
+    ("ct5lp-hightpu-4t", True), ("Standard_NC24ads_A100_v4", True),
+    ("m5.large", False), ("c7g.xlarge", False), ("n2-standard-8", False),
+    ("Standard_D4s_v5", False), ("e2-medium", False)])
+def test_gpu_instance_types(value: str, expected: bool) -> None:
+    assert is_gpu_instance(value) is expected
+
+
+def test_first_line_finds_requests_in_text_that_is_not_yaml() -> None:
+    text = "{{- if .Values.on }}\nkind: Pod\n  limits:\n    nvidia.com/gpu: {{ .Values.n }}\n"
+    assert first_line(text) == 4
+    assert first_line("kind: Pod\nimage: x\n") is None
+
+
+def test_an_extended_resource_name_as_a_node_label_is_a_selector() -> None:
+    assert [e.sort for e in find({"nodeSelector": {"nvidia.com/gpu": "present"}})] == \
+        ["selector"]
+
+
+def test_fields_named_as_requests_count_anywhere() -> None:
+    doc = {"servingEngineSpec": {"modelSpec": [{"name": "m", "requestGPU": 2}]},
+           "trainer": {"numGpus": 4}, "ui": {"gpu": 1}, "requestGPUType": "nvidia.com/gpu"}
+    assert [e.dotted for e in find(doc)] == ["servingEngineSpec.modelSpec[0].requestGPU",
+                                              "trainer.numGpus"]
