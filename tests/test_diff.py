@@ -201,7 +201,7 @@ def test_max_increase_guardrail(repo: str) -> None:
     d = _diff("--base", "HEAD", "infra")
     code, out, err = _run("diff", "--base", "HEAD", "infra", "--max-increase", "100")
     assert code == 1 and "more than --max-increase $100.00" in err
-    assert f"(+${d['delta_usd']:,.2f}/month) against HEAD" in out
+    assert f"(+${d['delta_usd']:,.2f}/month expected) against HEAD" in out
     code, _, _ = _run("diff", "--base", "HEAD", "infra", "--max-increase",
                       str(d["delta_usd"] + 1))
     assert code == 0

@@ -109,6 +109,7 @@ Facts = TypedDict("Facts", {
     "cost.count": float | Unknown,
     "cost.hours": float,
     "cost.monthly": float | Unknown,
+    "cost.monthly_min": float,
     "cost.monthly_max": float,
     "cost.monthly_before": float | Unknown | None,
     "cost.basis": str,

@@ -52,8 +52,12 @@ def _what_changed(e: dict[str, Any]) -> str:
 
 
 def _headline(d: dict[str, Any]) -> str:
+    worst = d.get("delta_max_usd")
+    worst_text = f", worst case {money(worst, signed=True)}" \
+        if worst is not None and worst != d["delta_usd"] else ""
     return (f"Monthly GPU cost: {money(d['base_monthly_usd'])} → {money(d['head_monthly_usd'])} "
-            f"({money(d['delta_usd'], signed=True)}/month) against {d['base_ref']}")
+            f"({money(d['delta_usd'], signed=True)}/month expected{worst_text}) against "
+            f"{d['base_ref']}")
 
 
 def _finding_line(f: dict[str, Any]) -> str:

@@ -249,20 +249,30 @@ def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPric
     return replace(price, basis=f"{price.basis} ({how}" + (f"; {note})" if note else ")"))
 
 
+def expected_count(res: Resource) -> Any:
+    """Nodes or replicas expected to run before zones: the declared desired/initial/current
+    count, within the pool's bounds, else its minimum."""
+    f = res.facts
+    lo, hi, desired = f.get("replicas.min"), f.get("replicas.max"), f.get("replicas.desired")
+    if isinstance(lo, int) and isinstance(hi, int) and lo != hi:
+        # An autoscaler keeps the size inside its bounds whatever the declared count says.
+        return min(max(desired, lo), hi) if isinstance(desired, int) else lo
+    return desired if desired is not None else 1
+
+
 def priced_count(res: Resource) -> tuple[Any, str]:
-    """How many nodes/replicas the monthly figure is for, and why that many."""
+    """How many nodes/replicas the expected monthly figure is for, and why that many."""
     f = res.facts
     if isinstance(f.get("count"), Unknown):  # count/for_each could not be expanded
         return f["count"], ""
-    lo, hi, desired = f.get("replicas.min"), f.get("replicas.max"), f.get("replicas.desired")
+    lo, hi = f.get("replicas.min"), f.get("replicas.max")
     zones = f.get("zones", 1)
+    count = expected_count(res)
+    note = ""
     if isinstance(lo, int) and isinstance(hi, int) and lo != hi:
         unit = "replicas" if res.source == "kubernetes" else "nodes"
-        note = f"autoscaling {lo}–{hi} {unit}, priced at the minimum"
-        count: Any = lo
-    else:
-        count = desired if desired is not None else 1
-        note = ""
+        which = "the minimum" if count == lo else "the desired count"
+        note = f"autoscaling {lo}–{hi} {unit}, priced at {which}"
     if isinstance(count, Unknown):
         return count, ""
     if zones != 1:
@@ -342,11 +352,11 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
     res.facts["cost.count"] = count
     hours, hours_how = resource_hours(res, opts)
     res.facts["cost.hours"] = hours
-    top = _max_count(res)
+    bounds = _bounds(res)
     if res.facts.get("capacity") == "mixed" and "capacity.spot_fraction" not in res.facts:
         # The split depends on the size: take it at the priced size (the maximum for a pool
         # priced at zero nodes, so the blend still says something).
-        frac = mixed_spot_fraction(res, count if count else top)
+        frac = mixed_spot_fraction(res, count if count else (bounds[1] if bounds else None))
         if frac is not None:
             res.facts["capacity.spot_fraction"] = frac
     if isinstance(price, Unknown):
@@ -369,13 +379,12 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
                                + (f" ({note})" if note else "")
                                + f" × {hours:g} h ({hours_how}) = ${monthly:,.2f}/month; "
                                + _source(res))
-    if isinstance(top, (int, float)) and top != count:
-        # An autoscaling pool is priced at its minimum; keep what it costs at its maximum.
-        frac = mixed_spot_fraction(res, top) if res.facts.get("capacity") == "mixed" \
-            else spot_fraction(res)
-        top_hourly, _ = _hourly(price, res.facts.get("capacity"), frac)
-        if isinstance(top_hourly, (int, float)):
-            res.facts["cost.monthly_max"] = round(top_hourly * top * hours, 2)
+    bounds = _bounds(res)
+    if bounds is not None:
+        # An autoscaling pool: what it costs at either end of its range, beside the expected.
+        low, high = (_at(res, price, nodes, hours) for nodes in bounds)
+        if low is not None and high is not None:
+            res.facts["cost.monthly_min"], res.facts["cost.monthly_max"] = low, high
 
 
 def _source(res: Resource) -> str:
@@ -388,9 +397,19 @@ def _source(res: Resource) -> str:
         f"catalog {catalog.metadata().get('snapshot_date')}"
 
 
-def _max_count(res: Resource) -> Any:
-    """Nodes at an autoscaling pool's maximum size, zones included; None for fixed sizes."""
+def _at(res: Resource, price: HourlyPrice, nodes: int, hours: float) -> float | None:
+    """The monthly figure at `nodes` nodes (a mixed fleet's split depends on the size)."""
+    frac = mixed_spot_fraction(res, nodes) if res.facts.get("capacity") == "mixed" \
+        else spot_fraction(res)
+    hourly, _ = _hourly(price, res.facts.get("capacity"), frac)
+    return round(hourly * nodes * hours, 2) if isinstance(hourly, (int, float)) else None
+
+
+def _bounds(res: Resource) -> tuple[int, int] | None:
+    """Nodes at an autoscaling pool's minimum and maximum, zones included; None when fixed."""
     lo, hi = res.facts.get("replicas.min"), res.facts.get("replicas.max")
-    if not isinstance(lo, int) or not isinstance(hi, int) or lo == hi:
+    if not isinstance(lo, int) or not isinstance(hi, int) or lo == hi \
+            or isinstance(res.facts.get("count"), Unknown):
         return None
-    return hi * res.facts.get("zones", 1)
+    zones = res.facts.get("zones", 1)
+    return lo * zones, hi * zones

@@ -57,7 +57,7 @@ def _count(n: Any) -> str:
 def _headline(report: dict[str, Any]) -> str:
     s = report["summary"]
     cat = report.get("catalog") or {}
-    top = s.get("monthly_cost_max_usd")
+    low, top = s.get("monthly_cost_min_usd", s["monthly_cost_usd"]), s.get("monthly_cost_max_usd")
     stats = [_stat("Monthly GPU cost", usd_data(s["monthly_cost_usd"], rounded=True),
                    "stat-monthly"),
              _stat("Potential saving / month", usd_data(s["potential_saving_usd"], rounded=True),
@@ -67,9 +67,10 @@ def _headline(report: dict[str, Any]) -> str:
              _stat("Could not evaluate", _count(s.get("not_evaluated")), "stat-not-evaluated"),
              _stat("Catalog date", f'<span class="v">{esc(cat.get("date") or "?")}</span>',
                    "stat-catalog")]
-    ceiling = ('<p class="note" id="ceiling">Autoscaling is priced at its minimum; at its '
-               f"maximum the bill is {usd_data(top)} a month.</p>"
-               if isinstance(top, (int, float)) and top > s["monthly_cost_usd"] else "")
+    ceiling = ('<p class="note" id="ceiling">Autoscaling is priced at its expected (desired) '
+               f"size; over its range the bill is {usd_data(low)} to {usd_data(top)} a month.</p>"
+               if isinstance(top, (int, float)) and isinstance(low, (int, float)) and top != low
+               else "")
     return '<section class="stats" aria-label="Headline figures">' + "".join(stats) + \
         "</section>" + ceiling
 
