@@ -15,6 +15,7 @@ read back from gpulint's catalog:
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -191,4 +192,11 @@ def test_a_desired_size_change_moves_the_diff(tmp_path: Path,
     assert entry["changes"]["replicas"]["after"]["desired"] == 6
     assert d["delta_usd"] == pytest.approx(_month(P4D, 6) - _month(P4D, 1), abs=0.05)
     assert d["delta_max_usd"] == 0.0  # the maximum did not move
-    assert result.exit_code == 1 and d["max_increase_exceeded"]
+    assert result.exit_code == 1 and d["budget"]["status"] == "over"
+    # The worst-case basis: the maximum is unchanged, so the same change is within budget.
+    (tmp_path / ".gpulint.yaml").write_text(
+        "thresholds:\n  max_increase_usd: 1000\n  basis: max\n")
+    result = CliRunner().invoke(cli, ["diff", "--base", "HEAD", ".", "--format", "json",
+                                      "--no-cache"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["budget"]["status"] == "within"
+    os.remove(tmp_path / ".gpulint.yaml")

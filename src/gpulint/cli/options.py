@@ -131,7 +131,8 @@ def build_settings(params: dict[str, Any], paths: list[str], *, report_given_fil
         report_given_files=report_given_files,
         fail_on=_given("fail_on", params.pop("fail_on", None)),
         strict=params.pop("strict", None),
-        max_increase_usd=params.pop("max_increase", None), progress=progress)
+        max_increase_usd=params.pop("max_increase", None),
+        allow_unpriced=bool(params.pop("allow_unpriced", False)), progress=progress)
     try:
         config = resolve(params.pop("config_file"), paths)
         settings = settings_mod.build(config, flags)

@@ -109,6 +109,8 @@ class Settings:
     # Also fail on tool warnings and on GPU resources not priced or evaluated (report/exit.py).
     strict: bool = False
     max_increase_usd: float | None = None  # `gpulint diff` threshold
+    budget_basis: str = "expected"  # `thresholds.basis`: expected | max (the worst case)
+    allow_unpriced: bool = False  # an unpriced GPU change does not fail a budgeted diff
     catalog_file: str | None = None  # price from this snapshot instead of the bundled one
     catalog_max_age_days: int | None = None  # staleness limit for the report (docs/catalog.md)
     source: Config | None = field(default=None, compare=False)  # the configuration file used
@@ -134,6 +136,7 @@ class Flags:
     fail_on: str | None = None
     strict: bool | None = None
     max_increase_usd: float | None = None
+    allow_unpriced: bool = False
     progress: Callable[[int, int], None] | None = None
 
 
@@ -181,6 +184,8 @@ def build(config: Config | None, flags: Flags) -> Settings:
         strict=strict,
         max_increase_usd=flags.max_increase_usd if flags.max_increase_usd is not None
         else _float_or_none(thresholds.get("max_increase_usd")),
+        budget_basis=str(thresholds.get("basis", "expected")),
+        allow_unpriced=flags.allow_unpriced,
         catalog_file=flags.catalog_file,
         catalog_max_age_days=d.get("catalog", {}).get("max_age_days"), source=config)
 

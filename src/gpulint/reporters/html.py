@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpulint.pricing.breakdown import breakdown, group_value
+from gpulint.report.budget import headline
 from gpulint.reporters.html_assets import CSS, JS, content_security_policy
 from gpulint.reporters.html_lists import findings_section, resources_section
 from gpulint.reporters.html_parts import (
@@ -162,10 +163,12 @@ def _diff_section(d: dict[str, Any]) -> str:
     for e in changed[:PAIRS]:
         label, title = short(f"{e['change']}: {e['address']}")
         before, after = e.get("before_usd") or 0.0, e.get("after_usd") or 0.0
-        text = esc(f"{usd_compact(before)} → {usd_compact(after)} "
+        side = e.get("after_usd") if e["change"] != "removed" else e.get("before_usd")
+        text = esc(f"{e['change']}, not priced" if side is None else
+                   f"{usd_compact(before)} → {usd_compact(after)} "
                    f"({usd_compact(e.get('delta_usd'), signed=True)})"
                    if e["change"] not in ("added", "removed") else
-                   f"{e['change']} {usd_compact(after if e['change'] == 'added' else before)}")
+                   f"{e['change']} {usd_compact(side)}")
         pairs.append(Pair(label, before, after, text, title))
     rows = [[esc(e["change"]), f"<code>{esc(e['address'])}</code><br>{where(e)}",
              usd_data(e.get("before_usd")), usd_data(e.get("after_usd")),
@@ -194,9 +197,14 @@ def render_diff(d: dict[str, Any], head: dict[str, Any], group_by: str = "team")
              _stat("Resources changed", _count(changed), "stat-changed"),
              _stat("New findings", _count(len(d["new_findings"])), "stat-new"),
              _stat("Fixed findings", _count(len(d["fixed_findings"])), "stat-fixed")]
-    unpriced = (f'<p class="note">{d["unpriced_changes"]} changed resource(s) could not be '
-                "priced; the totals count priced resources only.</p>"
+    unpriced = (f'<p class="note">{d["unpriced_changes"]} changed resource(s) not priced; '
+                "the totals count priced resources only.</p>"
                 if d.get("unpriced_changes") else "")
+    verdict = headline(d.get("budget"))
+    if verdict:
+        failed = (d.get("budget") or {}).get("failed")
+        unpriced += (f'<p class="note" id="budget" role="{"alert" if failed else "status"}">'
+                     f"<strong>{esc(verdict)}</strong></p>")
     body = [('<header><h1>GPU cost change</h1><p class="sub">Against '
             f"<code>{esc(d['base_ref'])}</code>: {esc(usd(d['delta_usd'], signed=True))}"
             "/month</p></header>"),

@@ -108,7 +108,7 @@ def _changed_resource(r: dict[str, Any]) -> list[str]:
         if change not in ("added", "removed"):
             item += f" ({usd_compact(before)} → {usd_compact(after)})"
     else:
-        item += " · cost not known"
+        item += " · not priced"
     return [item]
 
 
