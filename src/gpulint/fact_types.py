@@ -85,6 +85,7 @@ Facts = TypedDict("Facts", {
     "sizing.utilization": float,
     "sizing.alternative": str | Unknown | None,
     "sizing.saving_fraction": float | Unknown,
+    "sizing.saving_not_known": bool,
     "alternative.sizing": Alternative,
     "sizing.idle_gpus": int | Unknown,
     "sizing.used_gpus": int,

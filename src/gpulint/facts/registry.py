@@ -152,6 +152,8 @@ FACTS: tuple[Fact, ...] = (
          "estimate (null: none cheaper)", "derive.fit", "str | Unknown | None"),
     Fact("sizing.saving_fraction", "number", "share of the cost alternative.sizing saves",
          "derive.fit", "float | Unknown"),
+    Fact("sizing.saving_not_known", "boolean", "a smaller fit is named but the resource has no "
+         "price, so what it saves is not known", "derive.fit", "bool"),
     Fact("alternative.sizing", "alternative", "the right-sized alternative, priced",
          "derive.fit", "Alternative"),
     Fact("sizing.idle_gpus", "integer", "GPUs given to a model server beyond what its "
