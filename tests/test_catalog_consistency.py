@@ -105,18 +105,54 @@ def test_adjustment_counts_match_the_rows(raw: dict[str, Any]) -> None:
 def test_entries_name_figures_reason_and_source(raw: dict[str, Any]) -> None:
     assert raw["adjustment_rows"]
     for e in raw["adjustment_rows"]:
-        assert e["action"] in {"dropped", "spot_dropped", "spot_flagged"}
+        assert e["action"] in {"dropped", "replaced", "spot_dropped", "spot_flagged"}
         assert e["reason"] and e["source"] and e["source"] != "?"
         assert e["ondemand"] is not None
 
 
-def test_check_drops_the_lower_tier_only() -> None:
+def test_check_replaces_the_lower_tier_by_the_nearest_region() -> None:
     providers: dict[str, Any] = {"gcp": {"prices": {"x-8g": {
-        "r1": [10.0, 3.0], "r2": [10.5, 3.1], "r3": [4.2, 4.0], "r4": [4.3, 2.0]}}}}
+        "us-central1": [4.2, 4.0], "us-east4": [10.5, 3.1], "us-central2": [10.0, 3.0],
+        "europe-west4": [4.3, 2.0], "europe-west1": [11.0, 3.3]}}}}
     entries = check(providers, {"gcp": "src 2026-01-01"})
-    assert sorted(providers["gcp"]["prices"]["x-8g"]) == ["r1", "r2"]
-    assert [(e["region"], e["action"]) for e in entries] == [("r3", "dropped"),
-                                                              ("r4", "dropped")]
+    rows = providers["gcp"]["prices"]["x-8g"]
+    # us-central1 takes us-central2 (same area, longest shared name), europe-west4 europe-west1
+    assert rows["us-central1"] == [10.0, 3.0] and rows["europe-west4"] == [11.0, 3.3]
+    assert [(e["region"], e["action"], e["estimate_from"], e["ondemand"]) for e in entries] == [
+        ("europe-west4", "replaced", "europe-west1", 4.3),
+        ("us-central1", "replaced", "us-central2", 4.2)]
+    assert all("replaced by the" in e["reason"] for e in entries)
+
+
+def test_nearest_region_stays_in_its_area_and_never_overstates() -> None:
+    from gpulint.catalog_build.consistency import area, nearest
+
+    assert (area("us-central1"), area("eastus"), area("westeurope"), area("eu-west-1")) == \
+        ("us", "us", "europe", "europe")
+    prices = {"us-east1": [9.0, None], "us-east4": [8.0, None], "asia-east1": [1.0, None]}
+    assert nearest("us-central1", prices, prices) == "us-east4"  # the cheaper of the two
+    far = {"me-west1": [2.0, None], "sa-east1": [1.0, None]}
+    assert nearest("us-central1", far, far) == "sa-east1"  # no area match: the cheapest
+
+
+def test_flagship_rows_are_priced_within_5_percent_of_list() -> None:
+    """GCP list prices (not read from the catalog): a3-highgpu-8g us-central1 = 8 × the H100
+    a3-highgpu-1g share, $10.9791/GPU-hour on demand (Google Cloud Billing Catalog API, Compute
+    Engine GPU + vCPU + RAM SKUs, recorded in tgarg01/silybench-data derived/cost.json, checked
+    2026-09-26) = $87.83/h; a2-highgpu-8g europe-west4 = 8 × a2-highgpu-1g's $3.747972/h (the
+    same catalog, recorded in Cyclenerd/google-cloud-pricing-cost-calculator pricing.yml,
+    generated 2025-03-06) = $29.98/h."""
+    data = derive({n: (TABLES / n).read_text(encoding="utf-8") for n in
+                   ("aws/vms.csv", "gcp/vms.csv", "gcp/accelerators.csv", "azure/vms.csv")},
+                  [{"name": "t", "date": "2026-05-20"}], "2026-05-20", Known())
+    prices = data["providers"]["gcp"]["prices"]
+    a3 = prices["a3-highgpu-8g"]["us-central1"][0]
+    a2 = prices["a2-highgpu-8g"]["europe-west4"][0]
+    assert abs(a3 / (8 * 10.9791) - 1) < 0.05, a3
+    assert abs(a2 / (8 * 3.747972) - 1) < 0.05, a2
+    replaced = {(e["name"], e["region"]) for e in data["adjustment_rows"]
+                if e["action"] == "replaced"}
+    assert {("a3-highgpu-8g", "us-central1"), ("a2-highgpu-8g", "europe-west4")} <= replaced
 
 
 def test_check_keeps_an_ordinary_regional_premium() -> None:
@@ -141,9 +177,9 @@ def test_an_update_runs_the_same_check() -> None:
               for n in ("aws/vms.csv", "gcp/vms.csv", "gcp/accelerators.csv", "azure/vms.csv")}
     sources = [{"name": n, "date": "2026-11-23"} for n in tables]
     data = derive(tables, sources, "2026-11-23", Known())
-    dropped = [e for e in data["adjustment_rows"] if e["action"] == "dropped"]
-    assert dropped and all(e["source"] == "gcp/vms.csv 2026-11-23 + gcp/accelerators.csv "
-                           "2026-11-23" for e in dropped)
+    replaced = [e for e in data["adjustment_rows"] if e["action"] == "replaced"]
+    assert replaced and all(e["source"] == "gcp/vms.csv 2026-11-23 + gcp/accelerators.csv "
+                            "2026-11-23" for e in replaced)
 
 
 def test_docs_list_every_adjustment(raw: dict[str, Any]) -> None:

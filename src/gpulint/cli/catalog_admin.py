@@ -128,6 +128,11 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
         "rows": _rows(active.data),
         "dates": catalog_report.provider_dates(),
         "adjustments": _adjusted(active.data),
+        # Rows the consistency check rejected and replaced by an estimate, each one listed.
+        "replaced": [{k: e.get(k) for k in ("provider", "table", "name", "region",
+                                            "estimate_from", "estimate", "ondemand")}
+                     for e in active.data.get("adjustment_rows", [])
+                     if e.get("action") == "replaced"],
         "data_dir": str(catalog_store.data_dir()),
         "installed": [str(p) for p in catalog_store.installed()],
     }
@@ -151,6 +156,12 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
     if info["adjustments"]:
         counts = ", ".join(f"{n} {a.replace('_', ' ')}" for a, n in info["adjustments"].items())
         click.echo(f"Consistency check: {counts} (the catalog's adjustment_rows list them)")
+    if info["replaced"]:
+        click.echo(f"Replaced rows ({len(info['replaced'])}; the source's price failed the "
+                   "check, the nearest region's stands in as an estimate):")
+        for e in info["replaced"]:
+            click.echo(f"  {e['provider']} {e['name']} {e['region']}: {e['ondemand']:g} -> "
+                       f"{e['estimate'][0]:g} (the {e['estimate_from']} price)")
     click.echo(f"Installed catalogs ({info['data_dir']}): {len(info['installed'])}")
     for path in info["installed"]:
         click.echo(f"  {path}")

@@ -237,16 +237,24 @@ def metadata() -> dict[str, Any]:
 
 def dropped_row(provider: str, name: str, region: str) -> str | None:
     """Why the catalog's consistency check dropped this row, or None when it did not."""
-    cat = _active()
-    table = "accelerator_prices" if provider == "gcp-accelerator" else "prices"
-    prov = "gcp" if provider == "gcp-accelerator" else provider.lower()
+    return _adjusted_row(provider, name, region, "dropped", "reason")
+
+
+def replaced_row(provider: str, name: str, region: str) -> str | None:
+    """The region whose price stands in for this row (the check rejected it); None if none."""
+    return _adjusted_row(provider, name, region, "replaced", "estimate_from")
+
+
+def _adjusted_row(provider: str, name: str, region: str, action: str, field: str) -> str | None:
+    cat, acc = _active(), provider == "gcp-accelerator"
+    table, prov = ("accelerator_prices", "gcp") if acc else ("prices", provider.lower())
     key = (_gcp_accelerator_key(name) if provider == "gcp-accelerator"
            else cat.canonical_name(provider, name)) or name
     where = _region_key(prov, region)
     for e in cat.data.get("adjustment_rows", []):
-        if (e.get("action") == "dropped" and e.get("provider") == prov and e.get("name") == key
+        if (e.get("action") == action and e.get("provider") == prov and e.get("name") == key
                 and e.get("table") == table and e.get("region") == where):
-            return str(e.get("reason"))
+            return str(e.get(field))
     return None
 
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from gpulint import globs, providers
+from gpulint import providers
 from gpulint.config.cost import DEFAULT_HOURS, CostOptions
 from gpulint.config.overrides import PricingOverrides
 from gpulint.fact_types import Resource
@@ -21,8 +21,10 @@ from gpulint.model import Unknown
 from gpulint.pricing import catalog
 from gpulint.pricing.components import pod_price
 from gpulint.pricing.components import where as price_place
+from gpulint.pricing.count import count_bounds, priced_count, resource_hours
 from gpulint.pricing.price_types import HourlyPrice as HourlyPrice
 from gpulint.pricing.price_types import apply_overrides as apply_overrides
+from gpulint.pricing.price_types import estimate_note
 from gpulint.pricing.shape import cheapest_shape, node_shapes, only_cloud, regions_with
 from gpulint.units import usd_rate
 
@@ -55,7 +57,8 @@ def node_price(provider: str, instance_type: str, region: str, facts: Mapping[st
             return None if h is None or a is None else round(h + n * a, 6)
 
         listed = HourlyPrice(add(host.ondemand, acc.ondemand), add(host.spot, acc.spot),
-                             f"gcp {instance_type} + {n:g}× {acc_name} {region}")
+                             f"gcp {instance_type} + {n:g}× {acc_name} {region}"
+                             + estimate_note("gcp-accelerator", str(acc_name), region))
         return apply_overrides(listed, provider, instance_type, overrides)
     p = catalog.price(provider, instance_type, region)
     if p is None and provider == "gcp":
@@ -71,7 +74,8 @@ def node_price(provider: str, instance_type: str, region: str, facts: Mapping[st
     row = catalog.instance(provider, instance_type)  # the catalog's spelling of the row
     name = row.name if row else instance_type
     place = price_place(provider, name, region)
-    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"{provider} {name} {place}"),
+    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"{provider} {name} {place}"
+                                       + estimate_note(provider, instance_type, region)),
                            provider, instance_type, overrides)
 
 
@@ -249,52 +253,6 @@ def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPric
     return replace(price, basis=f"{price.basis} ({how}" + (f"; {note})" if note else ")"))
 
 
-def expected_count(res: Resource) -> Any:
-    """Nodes or replicas expected to run before zones: the declared desired/initial/current
-    count, within the pool's bounds, else its minimum."""
-    f = res.facts
-    lo, hi, desired = f.get("replicas.min"), f.get("replicas.max"), f.get("replicas.desired")
-    if isinstance(lo, int) and isinstance(hi, int) and lo != hi:
-        # An autoscaler keeps the size inside its bounds whatever the declared count says.
-        return min(max(desired, lo), hi) if isinstance(desired, int) else lo
-    return desired if desired is not None else 1
-
-
-def priced_count(res: Resource) -> tuple[Any, str]:
-    """How many nodes/replicas the expected monthly figure is for, and why that many."""
-    f = res.facts
-    if isinstance(f.get("count"), Unknown):  # count/for_each could not be expanded
-        return f["count"], ""
-    lo, hi = f.get("replicas.min"), f.get("replicas.max")
-    zones = f.get("zones", 1)
-    count = expected_count(res)
-    note = ""
-    if isinstance(lo, int) and isinstance(hi, int) and lo != hi:
-        unit = "replicas" if res.source == "kubernetes" else "nodes"
-        which = "the minimum" if count == lo else "the desired count"
-        note = f"autoscaling {lo}–{hi} {unit}, priced at {which}"
-    if isinstance(count, Unknown):
-        return count, ""
-    if zones != 1:
-        note = (note + "; " if note else "") + f"× {zones} zones"
-        count = count * zones
-    return count, note
-
-
-def resource_hours(res: Resource, opts: CostOptions) -> tuple[float, str]:
-    """Hours a month for this resource and where the figure comes from: address, then
-    workload class, then the run-wide default."""
-    if res.address in opts.hours_by_address:
-        return float(opts.hours_by_address[res.address]), f"hours for {res.address}"
-    for pattern, hours in opts.hours_by_address.items():
-        if globs.match(pattern, res.address):
-            return float(hours), f"hours for {pattern}"
-    workload = res.facts.get("workload")
-    if isinstance(workload, str) and workload in opts.hours_by_workload:
-        return float(opts.hours_by_workload[workload]), f"hours for workload {workload}"
-    return opts.hours, "default hours" if opts.hours == DEFAULT_HOURS else "hours option"
-
-
 def mixed_spot_fraction(res: Resource, count: Any) -> float | None:
     """Share of `count` nodes on spot in a pool split by an on-demand base and a percentage of
     the rest on demand (AWS mixed instances policies, Databricks first_on_demand). AWS rounds
@@ -352,7 +310,7 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
     res.facts["cost.count"] = count
     hours, hours_how = resource_hours(res, opts)
     res.facts["cost.hours"] = hours
-    bounds = _bounds(res)
+    bounds = count_bounds(res)
     if res.facts.get("capacity") == "mixed" and "capacity.spot_fraction" not in res.facts:
         # The split depends on the size: take it at the priced size (the maximum for a pool
         # priced at zero nodes, so the blend still says something).
@@ -379,7 +337,7 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
                                + (f" ({note})" if note else "")
                                + f" × {hours:g} h ({hours_how}) = ${monthly:,.2f}/month; "
                                + _source(res))
-    bounds = _bounds(res)
+    bounds = count_bounds(res)
     if bounds is not None:
         # An autoscaling pool: what it costs at either end of its range, beside the expected.
         low, high = (_at(res, price, nodes, hours) for nodes in bounds)
@@ -403,13 +361,3 @@ def _at(res: Resource, price: HourlyPrice, nodes: int, hours: float) -> float | 
         else spot_fraction(res)
     hourly, _ = _hourly(price, res.facts.get("capacity"), frac)
     return round(hourly * nodes * hours, 2) if isinstance(hourly, (int, float)) else None
-
-
-def _bounds(res: Resource) -> tuple[int, int] | None:
-    """Nodes at an autoscaling pool's minimum and maximum, zones included; None when fixed."""
-    lo, hi = res.facts.get("replicas.min"), res.facts.get("replicas.max")
-    if not isinstance(lo, int) or not isinstance(hi, int) or lo == hi \
-            or isinstance(res.facts.get("count"), Unknown):
-        return None
-    zones = res.facts.get("zones", 1)
-    return lo * zones, hi * zones
