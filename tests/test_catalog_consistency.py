@@ -75,20 +75,22 @@ def test_spot_is_meaningfully_below_ondemand_or_flagged(raw: dict[str, Any]) -> 
     assert seen_flagged == flagged
 
 
-def test_known_bad_rows_are_dropped_with_their_reason(raw: dict[str, Any]) -> None:
+def test_known_bad_rows_are_replaced_with_their_reason(raw: dict[str, Any]) -> None:
     """a3-highgpu-8g in us-central1 (43.07 USD/h, spot only 17 % below, while us-east4 lists
-    87.83) and A100 in europe-west4 (about 35 % below us-central1) are not shipped."""
+    87.83) and A100 in europe-west4 (about 35 % below us-central1) are not shipped at those
+    figures: the nearest region's price stands in."""
     gcp = raw["providers"]["gcp"]
     entries = {(e["name"], e["region"]): e for e in raw["adjustment_rows"]
-               if e["provider"] == "gcp" and e["action"] == "dropped"}
+               if e["provider"] == "gcp" and e["action"] == "replaced"}
     for name, region in (("a3-highgpu-8g", "us-central1"), ("a2-highgpu-1g", "europe-west4"),
                          ("nvidia-tesla-a100", "europe-west4")):
         table = "accelerator_prices" if name.startswith("nvidia") else "prices"
-        assert region not in gcp[table][name]
         entry = entries[(name, region)]
+        assert gcp[table][name][region] == entry["estimate"]
+        assert gcp[table][name][region] == gcp[table][name][entry["estimate_from"]]
         assert entry["table"] == table and "anycloud-sh/catalog 2026-05-20" in entry["source"]
         assert "below" in entry["reason"]
-    # The dropped figures are the table's, and the kept neighbour is untouched.
+    # The rejected figures are the table's, and the kept neighbour is untouched.
     bad = _table_row("gcp/vms.csv", "a3-highgpu-8g", "us-central1")
     assert entries[("a3-highgpu-8g", "us-central1")]["ondemand"] == float(bad["Price"])
     good = _table_row("gcp/vms.csv", "a3-highgpu-8g", "us-east4")
@@ -191,18 +193,32 @@ def test_docs_list_every_adjustment(raw: dict[str, Any]) -> None:
     assert markdown(raw["adjustment_rows"]) in text
 
 
-def test_a_dropped_row_says_why_it_has_no_price() -> None:
-    from gpulint.model import Unknown
+def test_a_replaced_row_is_priced_as_a_labelled_estimate() -> None:
     from gpulint.pricing import catalog
     from gpulint.pricing.price import node_price
 
     catalog.use_catalog_file(None)
     got = node_price("gcp", "a3-highgpu-8g", "us-central1", {})
-    assert isinstance(got, Unknown)
-    assert got.reason.startswith("no gcp price for a3-highgpu-8g in us-central1 (priced in ")
-    row = catalog.price_table("gcp", "a3-highgpu-8g")
-    assert "us-central1" not in row and "us-east4" in row
+    assert not isinstance(got, str) and got.ondemand is not None  # priced
+    assert "(estimate: the us-east4 price; the source's us-central1 row failed" in got.basis
     listed = float(_table_row("gcp/vms.csv", "a3-highgpu-8g", "us-central1")["Price"])
-    assert f"the catalog check dropped its row: on-demand {listed:g} is " in got.reason
-    assert catalog.dropped_row("gcp-accelerator", "nvidia-tesla-a100", "europe-west4")
-    assert catalog.dropped_row("gcp", "a3-highgpu-8g", "us-east4") is None
+    assert got.ondemand != listed  # the rejected figure is not used
+    assert catalog.replaced_row("gcp", "a3-highgpu-8g", "us-central1") == "us-east4"
+    assert catalog.replaced_row("gcp", "a3-highgpu-8g", "us-east4") is None
+    assert catalog.dropped_row("gcp", "a3-highgpu-8g", "us-central1") is None
+
+
+def test_catalog_info_lists_every_replaced_row() -> None:
+    from click.testing import CliRunner
+
+    from gpulint.cli import cli
+    from gpulint.pricing import catalog
+
+    catalog.use_catalog_file(None)
+    out = CliRunner().invoke(cli, ["catalog", "info", "--format", "json"]).stdout
+    info = json.loads(out)
+    rows = {(e["provider"], e["name"], e["region"]) for e in info["replaced"]}
+    assert ("gcp", "a3-highgpu-8g", "us-central1") in rows and len(rows) == 111
+    text = CliRunner().invoke(cli, ["catalog", "info"]).stdout
+    assert "Replaced rows (111;" in text and "gcp a3-highgpu-8g us-central1: 43.0662 -> " \
+        "87.8325 (the us-east4 price)" in text

@@ -95,4 +95,4 @@ def test_catalog_info_lists_sources_dates_rows_and_adjustments() -> None:
     assert sum(info["adjustments"].values()) == len(rows)
     text = CliRunner().invoke(cli, ["catalog", "info"]).output
     assert f"  gcp, prices of {info['dates']['gcp']}: " in text
-    assert f"Consistency check: {info['adjustments']['dropped']} dropped" in text
+    assert f"Consistency check: {info['adjustments']['replaced']} replaced" in text
