@@ -96,6 +96,7 @@ Facts = TypedDict("Facts", {
     "alternative.generation": Alternative,
     "cost.instance_type": str,
     "cost.note": str,
+    "cost.compare_hourly": float,
     "cost.unpriced": str,
     "cost.cloud": str,
     "cost.cloud_source": str,

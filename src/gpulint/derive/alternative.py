@@ -98,7 +98,9 @@ def cheapest(res: Resource, accept: offers.Accept, pod_offers: list[offers.Offer
     there is nothing to compare. Bare pods choose from `pod_offers`; everything else from the
     instances of its own provider and region at its capacity type. With `unpriced`, a resource
     without a price still gets its offer (current None): the fit does not need a price."""
-    current = res.facts.get("cost.hourly")  # a pod's share of its node, or the node's price
+    # A pod's share of its node, or the node's price; a SageMaker endpoint's EC2 rate, the
+    # basis its EC2 alternatives are priced on.
+    current = res.facts.get("cost.compare_hourly", res.facts.get("cost.hourly"))
     hourly = float(current) if is_number(current) else None
     if pod_without_node(res):
         if hourly is None and not unpriced:

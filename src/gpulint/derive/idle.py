@@ -140,7 +140,8 @@ def _smaller_instance(res: Resource, count: int, used: int, opts: Context,
                       for_memory: bool = False) -> None:
     """The cheapest instance in the same region with the same GPU and at least `used` of them."""
     f = res.facts
-    gpu, place, hourly = f.get("gpu.model"), where(res, opts), f.get("cost.hourly")
+    gpu, place = f.get("gpu.model"), where(res, opts)
+    hourly = f.get("cost.compare_hourly", f.get("cost.hourly"))  # EC2 offers: the EC2 basis
     found = None
     if isinstance(place, tuple) and isinstance(gpu, str):
         found = offers.cheapest_offer(

@@ -172,6 +172,8 @@ FACTS: tuple[Fact, ...] = (
     Fact("cost.instance_type", "string", "the type priced, when it differs (SageMaker ml.*)",
          "facts", "str"),
     Fact("cost.note", "string", "a note for the price basis", "facts", "str"),
+    Fact("cost.compare_hourly", "number", "the hourly price cheaper alternatives are compared "
+         "on, when it is not cost.hourly (a SageMaker endpoint's EC2 rate)", "pricing", "float"),
     Fact("cost.unpriced", "string", "why the catalog cannot price this resource (Cloud Run "
          "GPUs)", "facts", "str"),
     Fact("cost.cloud", "string", "the cloud a Kubernetes workload is priced in", "pricing", "str"),

@@ -18,7 +18,7 @@ from gpulint.config.cost import DEFAULT_HOURS, CostOptions
 from gpulint.config.overrides import PricingOverrides
 from gpulint.fact_types import Resource
 from gpulint.model import Unknown
-from gpulint.pricing import catalog
+from gpulint.pricing import catalog, sagemaker
 from gpulint.pricing.components import pod_price
 from gpulint.pricing.components import where as price_place
 from gpulint.pricing.count import count_bounds, priced_count, resource_hours
@@ -245,7 +245,16 @@ def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPric
             return Unknown(f"{name} unknown: {value.reason}")
     if not isinstance(itype, str) or not isinstance(region, str) or not isinstance(provider, str):
         return Unknown("instance type or region not set")
-    # SageMaker ml.* types are priced as the EC2 instance of the same name (cost.note says so).
+    if res.type == "aws_sagemaker_endpoint_configuration" and provider == "aws":
+        rate = sagemaker.hosting_rate(itype, region)  # its own rate, where the table has it
+        ec2 = node_price(provider, f.get("cost.instance_type", itype), region, f)
+        if rate is not None:
+            res.facts.pop("cost.note", None)
+            if isinstance(ec2, HourlyPrice) and ec2.ondemand is not None:
+                # Alternatives are EC2 offers: compared on the EC2 rate, the same basis.
+                res.facts["cost.compare_hourly"] = ec2.ondemand
+            return HourlyPrice(rate, None, f"aws {itype} {region} ({how}; {sagemaker.SOURCE})")
+    # Otherwise ml.* types are priced as the EC2 instance of the same name (cost.note says so).
     price = node_price(provider, f.get("cost.instance_type", itype), region, f, opts.overrides)
     if isinstance(price, Unknown):
         return price
