@@ -71,6 +71,9 @@ def update_cmd(source: str | None, force: bool, timeout: float) -> None:
         sys.exit(EXIT_FAILED)
     for line in outcome.lines:
         click.echo(line)
+    if outcome.unchanged:
+        click.echo("Prices unchanged; not installed: the catalog in use stays.")
+        return
     if outcome.installed is None:
         click.echo("gpulint: catalog update refused by the change guard: "
                    + "; ".join(outcome.refused)
@@ -123,6 +126,8 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
         "age_days": catalog_store.age_days(date), "max_age_days": limit,
         "stale_note": catalog_store.staleness(date, limit),
         "sources": [{"source": catalog_report.source_label(s), "date": s.get("date"),
+                     # each source's own age: the newest one does not date the others
+                     "age_days": catalog_store.age_days(s.get("date")),
                      "providers": catalog_sources.providers_of(s)}
                     for s in meta.get("sources", []) if isinstance(s, dict)],
         "rows": _rows(active.data),
@@ -140,14 +145,17 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
         click.echo(json.dumps(info, indent=2))
         return
     click.echo(f"Active catalog: {info['kind']} {info['origin']}")
-    age = f", {info['age_days']} days old" if info["age_days"] is not None else ""
-    click.echo(f"Prices as of {date}{age}; stale after {limit} days.")
+    ages = [a for a in (x["age_days"] for x in info["sources"]) if a is not None]
+    age = f"; the oldest source is {max(ages)} days old" if ages else ""
+    click.echo(f"Prices of {catalog_report.dates_of(list(info['dates']))} (catalog dated "
+               f"{date}){age}; stale after {limit} days.")
     if info["stale_note"]:
         click.echo(f"Note: {info['stale_note']}.")
     click.echo("Sources:")
     for s in info["sources"]:
         used = f": {', '.join(s['providers'])}" if s["providers"] else ""
-        click.echo(f"  {s['source']}{used}")
+        age = f", {s['age_days']} days old" if s["age_days"] is not None else ", undated"
+        click.echo(f"  {s['source']}{age}{used}")
     click.echo("Rows:")
     for prov, tables in info["rows"].items():
         counts = ", ".join(f"{n} {t.replace('_', ' ')}" for t, n in tables.items())
