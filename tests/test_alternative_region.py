@@ -9,7 +9,7 @@ import os
 from gpulint import pipeline as scan
 from gpulint.config.cost import CostOptions
 from gpulint.config.settings import Settings
-from gpulint.pricing import catalog
+from gpulint.pricing import adjustments, catalog
 from gpulint.ruleset import load_rules
 
 SERVE = os.path.join(os.path.dirname(__file__), "rules", "gpu-model-does-not-fit", "serve.yaml")
@@ -64,8 +64,8 @@ def test_a_pod_whose_shapes_were_replaced_there_is_priced_as_an_estimate(
         "    spec:\n      nodeSelector:\n        cloud.google.com/gke-accelerator: "
         "nvidia-a100-80gb\n      containers:\n        - name: train\n          image: t\n"
         "          resources:\n            limits:\n              nvidia.com/gpu: 8\n")
-    donor = catalog.replaced_row("gcp", "a2-ultragpu-8g", "us-central1")
-    assert donor and catalog.dropped_row("gcp", "a2-ultragpu-8g", "us-central1") is None
+    donor = adjustments.replaced_row("gcp", "a2-ultragpu-8g", "us-central1")
+    assert donor and adjustments.dropped_row("gcp", "a2-ultragpu-8g", "us-central1") is None
     result = scan.run([str(path)], [])
     facts = result.resources[0].facts
     assert isinstance(facts["cost.monthly"], float)

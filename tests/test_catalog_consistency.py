@@ -194,7 +194,7 @@ def test_docs_list_every_adjustment(raw: dict[str, Any]) -> None:
 
 
 def test_a_replaced_row_is_priced_as_a_labelled_estimate() -> None:
-    from gpulint.pricing import catalog
+    from gpulint.pricing import adjustments, catalog
     from gpulint.pricing.price import node_price
 
     catalog.use_catalog_file(None)
@@ -203,9 +203,9 @@ def test_a_replaced_row_is_priced_as_a_labelled_estimate() -> None:
     assert "(estimate: the us-east4 price; the source's us-central1 row failed" in got.basis
     listed = float(_table_row("gcp/vms.csv", "a3-highgpu-8g", "us-central1")["Price"])
     assert got.ondemand != listed  # the rejected figure is not used
-    assert catalog.replaced_row("gcp", "a3-highgpu-8g", "us-central1") == "us-east4"
-    assert catalog.replaced_row("gcp", "a3-highgpu-8g", "us-east4") is None
-    assert catalog.dropped_row("gcp", "a3-highgpu-8g", "us-central1") is None
+    assert adjustments.replaced_row("gcp", "a3-highgpu-8g", "us-central1") == "us-east4"
+    assert adjustments.replaced_row("gcp", "a3-highgpu-8g", "us-east4") is None
+    assert adjustments.dropped_row("gcp", "a3-highgpu-8g", "us-central1") is None
 
 
 def test_catalog_info_lists_every_replaced_row() -> None:

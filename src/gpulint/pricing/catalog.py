@@ -1,9 +1,9 @@
 """Offline GPU price and spec catalog.
 
 The data ships as ``gpulint/data/gpu_catalog.json`` (built by ``scripts/build_catalog.py``).
-It is parsed once per process. ``gpulint catalog update`` installs newer catalogs in the user's
-data directory (see catalog_store); the newest valid one that is not older than the bundled
-file is used by default. ``use_catalog_file(path)`` picks a file instead.
+Parsed once per process. ``gpulint catalog update`` installs newer ones in the user's data
+directory (catalog_store); the newest valid one not older than the bundled file is used by
+default, ``use_catalog_file(path)`` picks a file.
 
 Lookups never guess: anything unknown returns None, never 0 ("free" is not "not priceable").
 """
@@ -233,29 +233,6 @@ def metadata() -> dict[str, Any]:
     meta = {k: copy.deepcopy(data[k]) for k in keys if k in data}
     meta["origin"] = _active().origin
     return meta
-
-
-def dropped_row(provider: str, name: str, region: str) -> str | None:
-    """Why the catalog's consistency check dropped this row, or None when it did not."""
-    return _adjusted_row(provider, name, region, "dropped", "reason")
-
-
-def replaced_row(provider: str, name: str, region: str) -> str | None:
-    """The region whose price stands in for this row (the check rejected it); None if none."""
-    return _adjusted_row(provider, name, region, "replaced", "estimate_from")
-
-
-def _adjusted_row(provider: str, name: str, region: str, action: str, field: str) -> str | None:
-    cat, acc = _active(), provider == "gcp-accelerator"
-    table, prov = ("accelerator_prices", "gcp") if acc else ("prices", provider.lower())
-    key = (_gcp_accelerator_key(name) if provider == "gcp-accelerator"
-           else cat.canonical_name(provider, name)) or name
-    where = _region_key(prov, region)
-    for e in cat.data.get("adjustment_rows", []):
-        if (e.get("action") == action and e.get("provider") == prov and e.get("name") == key
-                and e.get("table") == table and e.get("region") == where):
-            return str(e.get(field))
-    return None
 
 
 def kind() -> str:

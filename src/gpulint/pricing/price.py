@@ -18,7 +18,7 @@ from gpulint.config.cost import DEFAULT_HOURS, CostOptions
 from gpulint.config.overrides import PricingOverrides
 from gpulint.fact_types import Resource
 from gpulint.model import Unknown
-from gpulint.pricing import catalog, sagemaker
+from gpulint.pricing import adjustments, catalog, sagemaker
 from gpulint.pricing.components import pod_price
 from gpulint.pricing.components import where as price_place
 from gpulint.pricing.count import count_bounds, priced_count, resource_hours
@@ -68,7 +68,7 @@ def node_price(provider: str, instance_type: str, region: str, facts: Mapping[st
     if p is None:
         where = catalog.regions(provider, instance_type)
         hint = f" (priced in {len(where)} other regions)" if where else ""
-        why = catalog.dropped_row(provider, instance_type, region)
+        why = adjustments.dropped_row(provider, instance_type, region)
         hint += f"; the catalog check dropped its row: {why}" if why else ""
         return Unknown(f"no {provider} price for {instance_type} in {region}{hint}")
     row = catalog.instance(provider, instance_type)  # the catalog's spelling of the row
@@ -186,7 +186,7 @@ def _k8s_price(res: Resource, opts: CostOptions) -> HourlyPrice | Unknown:
         hint = f" (there is in {len(elsewhere)} other regions)" if elsewhere else ""
         dropped = sorted(s.name for s in catalog.instances(cloud)
                          if (s.gpu_model or "").casefold() == model.casefold()
-                         and s.gpu_count >= need and catalog.dropped_row(cloud, s.name, region))
+                         and s.gpu_count >= need and adjustments.dropped_row(cloud, s.name, region))
         if dropped:  # the type is offered there, but its row failed the consistency check
             hint += (f"; the catalog check dropped the {region} rows of {', '.join(dropped)} "
                      "(another rate than the list price; docs/catalog.md)")

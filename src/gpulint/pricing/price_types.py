@@ -51,8 +51,8 @@ def apply_overrides(price: HourlyPrice, provider: str, instance_type: str,
 def estimate_note(provider: str, name: str, region: str) -> str:
     """' (estimate: the X price; …)' when the catalog's consistency check replaced this row by
     the nearest region's price, else ''."""
-    from gpulint.pricing import catalog
+    from gpulint.pricing import adjustments
 
-    donor = catalog.replaced_row(provider, name, region)
+    donor = adjustments.replaced_row(provider, name, region)
     return (f" (estimate: the {donor} price; the source's {region} row failed the catalog's "
             "consistency check)") if donor else ""
