@@ -115,6 +115,7 @@ def _job(work: Path, gh: FakeGitHub, inputs: dict[str, str]) -> tuple[int, str, 
            "GPULINT_FAIL_ON": inputs.get("fail-on", ""),
            "GPULINT_BASELINE": inputs.get("baseline", ""),
            "GPULINT_MAX_INCREASE": inputs.get("max-increase", ""),
+           "GPULINT_ALLOW_UNPRICED": inputs.get("allow-unpriced", "false"),
            "GPULINT_BEHAVIOUR": "update", "GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": gh.api_url}
     code, log, scan = _run(steps["scan"], work, env)
     assert code == 0, log
@@ -163,3 +164,25 @@ def test_configuration_fail_on_and_max_increase_apply_when_inputs_are_empty(
     code, log, out = _job(checkout, gh, {"config": str(config)})
     assert out["status"] == "1" and out["over-budget"] == "false"
     assert code == 1 and "findings at or above fail-on" in log
+
+
+# 8× H100 named only by the GPU product label: nothing says which cloud, so it has no price.
+UNPRICED = DEPLOYMENT.replace("reranker", "trainer").replace(
+    "node.kubernetes.io/instance-type: g5.xlarge", "nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3"
+).replace("nvidia.com/gpu: 1", "nvidia.com/gpu: 8")
+
+
+def test_an_unpriced_gpu_addition_fails_the_budget(checkout: Path, gh: FakeGitHub) -> None:
+    (checkout / "deploy" / "trainer.yaml").write_text(UNPRICED.format(replicas=1))
+    _git(checkout, "add", ".")
+    _git(checkout, "commit", "-m", "trainer")
+    code, log, out = _job(checkout, gh, {"max-increase": "1000000", "fail-on": "never"})
+    assert out["over-budget"] == "true" and code == 1, log
+    diff = json.loads(Path(out["diff"]).read_text())
+    assert diff["budget"]["status"] == "unpriced"
+    body = gh.comments(REPO, PR)[0]["body"].replace("\\", "")
+    assert "> [!CAUTION]" in body and "Budget check fails, not priced" in body
+    assert "Deployment/search/trainer` added · not priced" in body
+    code, log, out = _job(checkout, gh, {"max-increase": "1000000", "fail-on": "never",
+                                         "allow-unpriced": "true"})
+    assert out["over-budget"] == "false" and code == 0, log

@@ -9,7 +9,7 @@ import os
 from gpulint import pipeline as scan
 from gpulint.config.cost import CostOptions
 from gpulint.config.settings import Settings
-from gpulint.pricing import catalog
+from gpulint.pricing import adjustments, catalog
 from gpulint.ruleset import load_rules
 
 SERVE = os.path.join(os.path.dirname(__file__), "rules", "gpu-model-does-not-fit", "serve.yaml")
@@ -51,12 +51,12 @@ def test_without_a_configured_region_the_alternative_is_in_the_default_region() 
     assert f"8× L4 (178.8 GiB, ${row.ondemand:,.4g}/h in {region})" in message
 
 
-def test_a_pod_whose_shapes_were_dropped_there_says_so(tmp_path: object) -> None:
-    """8 A100 80GB in us-central1: a2-ultragpu-8g's row there is another rate (dropped by the
-    catalog check), so the pod is not priced, and the reason names the dropped rows."""
+def test_a_pod_whose_shapes_were_replaced_there_is_priced_as_an_estimate(
+        tmp_path: object) -> None:
+    """8 A100 80GB in us-central1: a2-ultragpu-8g's row there is another rate, replaced by the
+    catalog check with its nearest region's price; the pod is priced, and its basis says it is
+    an estimate."""
     import pathlib
-
-    from gpulint.model import Unknown
 
     path = pathlib.Path(str(tmp_path)) / "job.yaml"
     path.write_text(
@@ -64,9 +64,10 @@ def test_a_pod_whose_shapes_were_dropped_there_says_so(tmp_path: object) -> None
         "    spec:\n      nodeSelector:\n        cloud.google.com/gke-accelerator: "
         "nvidia-a100-80gb\n      containers:\n        - name: train\n          image: t\n"
         "          resources:\n            limits:\n              nvidia.com/gpu: 8\n")
-    assert catalog.dropped_row("gcp", "a2-ultragpu-8g", "us-central1")
+    donor = adjustments.replaced_row("gcp", "a2-ultragpu-8g", "us-central1")
+    assert donor and adjustments.dropped_row("gcp", "a2-ultragpu-8g", "us-central1") is None
     result = scan.run([str(path)], [])
-    monthly = result.resources[0].facts["cost.monthly"]
-    assert isinstance(monthly, Unknown)
-    assert "no gcp node with 8 A100-80GB GPUs in us-central1 (there is in " in monthly.reason
-    assert "the catalog check dropped the us-central1 rows of a2-ultragpu-8g" in monthly.reason
+    facts = result.resources[0].facts
+    assert isinstance(facts["cost.monthly"], float)
+    assert f"(estimate: the {donor} price; the source's us-central1 row failed" \
+        in facts["cost.basis"]

@@ -197,10 +197,12 @@ def test_update_installs_and_the_next_scan_uses_the_new_prices(site: Site, data_
     assert "list prices of aws 2026-11-23" in text and f"{base} (aws/vms.csv 2026-11-23," in text
 
 
+NEW_ROW = ("p6e-gb200.36xlarge,GB200,4,144,960,\"{'Gpus': [{'Name': 'GB200', "
+           "'MemoryInfo': {'SizeInMiB': 189471}}]}\",41.61,,us-east-1,us-east-1a\n")
+
+
 def test_update_reports_new_types(site: Site, data_dir: Path) -> None:
-    new_row = ("p6e-gb200.36xlarge,GB200,4,144,960,\"{'Gpus': [{'Name': 'GB200', "
-               "'MemoryInfo': {'SizeInMiB': 189471}}]}\",41.61,,us-east-1,us-east-1a\n")
-    base = site.publish("new", tables(lambda n, t: t + new_row if n == "aws/vms.csv" else t))
+    base = site.publish("new", tables(lambda n, t: t + NEW_ROW if n == "aws/vms.csv" else t))
     code, out, err = run("catalog", "update", "--source", base)
     assert code == 0, err
     assert "1 added" in out and "added: aws p6e-gb200.36xlarge" in out
@@ -212,10 +214,11 @@ def test_update_reports_new_types(site: Site, data_dir: Path) -> None:
     assert info["kind"] == "installed" and info["rows"]["aws"]["instances"] == 88
 
 
-def test_unchanged_tables_install_with_no_price_changes(site: Site, data_dir: Path) -> None:
+def test_unchanged_tables_are_not_installed(site: Site, data_dir: Path) -> None:
     code, out, err = run("catalog", "update", "--source", site.publish("same", tables()))
     assert code == 0, err
     assert "0 added, 0 removed, 0 on-demand prices changed" in out
+    assert "Prices unchanged; not installed" in out and catalog.kind() == "bundled"
     # The optional table may be missing (SkyPilot's own GCP accelerators live in vms.csv).
     del site.files["/same/gcp/accelerators.csv"]
     code, out, err = run("catalog", "update", "--source", site.base("same"))
@@ -403,15 +406,31 @@ def test_interrupted_update_installs_nothing(site: Site, data_dir: Path,
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(catalog_store.os, "replace", full_disk)
-    code, _, err = run("catalog", "update", "--source", base)
+    # Changed tables (one more type), so there is something to install.
+    changed = site.publish("changed", tables(
+        lambda n, t: t + NEW_ROW if n == "aws/vms.csv" else t))
+    code, _, err = run("catalog", "update", "--source", changed)
     assert code == 1 and "No space left on device" in err
     assert list((data_dir / "catalogs").iterdir()) == []
     assert catalog.kind() == "bundled"
 
 
 def test_directory_source(data_dir: Path) -> None:
-    code, _out, err = run("catalog", "update", "--source", str(TABLES))
+    code, out, err = run("catalog", "update", "--source", str(TABLES))
     assert code == 0, err
-    assert catalog.kind() == "installed"
+    assert "Prices unchanged; not installed" in out and catalog.kind() == "bundled"
     code, _, err = run("catalog", "update", "--source", str(TABLES / "aws"))
     assert code == 1 and "not found" in err
+
+
+def test_a_table_the_catalog_in_use_already_has_keeps_its_date() -> None:
+    """A mirror without Last-Modified dates: a table the catalog in use already has (same
+    bytes) keeps the date it had; only a new one is dated by the download."""
+    from gpulint.catalog_build.update import Fetched, sources
+
+    fetched = {"aws/vms.csv": Fetched("a", "u/aws", None, "sha-old"),
+               "azure/vms.csv": Fetched("b", "u/azure", None, "sha-new")}
+    got = {s["name"]: (s["date"], s["date_note"]) for s in
+           sources("u", dict(fetched), "2026-11-27", {"sha-old": "2026-01-21"})}
+    assert got["aws/vms.csv"] == ("2026-01-21", "the same table's date in the catalog in use")
+    assert got["azure/vms.csv"][0] == "2026-11-27"

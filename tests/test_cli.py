@@ -46,7 +46,7 @@ def test_examples_json_report() -> None:
     code, out, _ = run("scan", EXAMPLES, "--format", "json")
     assert code == 1
     report = json.loads(out)
-    assert report["schema_version"] == 1
+    assert report["schema_version"] == 2
     assert report["summary"]["gpu_resources"] == len(report["resources"]) >= 7
     assert report["summary"]["monthly_cost_usd"] > 0
     llm = next(r for r in report["resources"] if r["address"] == "aws_instance.llm_server")
@@ -177,4 +177,4 @@ def test_output_file(tmp_path: os.PathLike[str]) -> None:
     _code, out, _ = run("scan", EXAMPLES, "--format", "json", "-o", target)
     assert out == ""
     with open(target) as fh:
-        assert json.load(fh)["schema_version"] == 1
+        assert json.load(fh)["schema_version"] == 2

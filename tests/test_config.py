@@ -308,7 +308,7 @@ def test_cost_threshold_is_the_diff_default(repo: Path) -> None:
     (repo / ".gpulint.yaml").write_text("thresholds: {max_increase_usd: 100}\n")
     result = _invoke("diff", "infra", "--compare-to", "base.json")
     assert result.exit_code == 1
-    assert "more than --max-increase $100" in result.stderr
+    assert "more than the $100.00 allowed" in result.stderr
     assert _invoke("diff", "infra", "--compare-to", "base.json",
                    "--max-increase", "5000").exit_code == 0
 

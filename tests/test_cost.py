@@ -50,9 +50,11 @@ def test_aws_on_demand_spot_and_eks_autoscaling() -> None:
     _check(rs["aws_instance.ondemand"], "aws", "g5.xlarge", "us-west-2", "on-demand", 1)
     _check(rs["aws_instance.spot"], "aws", "g5.xlarge", "us-west-2", "spot", 1)
     pool = rs["aws_eks_node_group.spot_pool"]
-    # desired 3, but an autoscaling group is priced at its minimum (2)
-    _check(pool, "aws", "p4d.24xlarge", "us-west-2", "spot", 2)
-    assert "(autoscaling 2–6 nodes, priced at the minimum)" in pool.facts["cost.basis"]
+    # min 2, desired 3, max 6: expected at the desired size, with both ends of the range kept
+    expected = _check(pool, "aws", "p4d.24xlarge", "us-west-2", "spot", 3)
+    assert "(autoscaling 2–6 nodes, priced at the desired count)" in pool.facts["cost.basis"]
+    assert pool.facts["cost.monthly_min"] == round(expected / 3 * 2, 2)
+    assert pool.facts["cost.monthly_max"] == round(expected / 3 * 6, 2)
     assert "(region from code)" in pool.facts["cost.basis"]
     _check(rs["aws_eks_node_group.fixed"], "aws", "g6.xlarge", "us-west-2", "on-demand", 3)
 
@@ -86,7 +88,10 @@ def test_azure_spot_display_location_default_region_and_unknown_region() -> None
     _check(rs["azurerm_linux_virtual_machine.spot"], "azure", "Standard_NC24ads_A100_v4",
            "westeurope", "spot", 1)
     pool = rs["azurerm_kubernetes_cluster_node_pool.autoscale"]
-    assert _check(pool, "azure", "Standard_NC24ads_A100_v4", "eastus", "on-demand", 0) == 0.0
+    # autoscaling 0–4 with node_count 1: expected at 1 node, the range from $0
+    one = _check(pool, "azure", "Standard_NC24ads_A100_v4", "eastus", "on-demand", 1)
+    assert pool.facts["cost.monthly_min"] == 0.0
+    assert pool.facts["cost.monthly_max"] == round(one * 4, 2)
     assert "(default region)" in pool.facts["cost.basis"]
     unknown = rs["azurerm_linux_virtual_machine.unknown_region"]
     assert isinstance(unknown.facts["cost.monthly"], Unknown)

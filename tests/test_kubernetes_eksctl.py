@@ -41,7 +41,9 @@ def test_managed_on_demand_group(got: dict[str, Resource]) -> None:
         == ("g6e.2xlarge", "us-west-2", "on-demand", 1, 6)
     assert f["tags"]["team"] == "ml-platform" and f["tags"]["project"] == "search"
     ondemand, _ = _price("g6e.2xlarge")
-    assert f["cost.monthly"] == pytest.approx(ondemand * 1 * 730)
+    # desiredCapacity 2 within minSize 1 and maxSize 6
+    assert f["cost.monthly"] == pytest.approx(ondemand * 2 * 730)
+    assert f["cost.monthly_min"] == pytest.approx(ondemand * 1 * 730)
     assert f["cost.monthly_max"] == pytest.approx(ondemand * 6 * 730)
 
 

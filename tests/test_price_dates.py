@@ -89,10 +89,23 @@ def test_catalog_info_lists_sources_dates_rows_and_adjustments() -> None:
     out = CliRunner().invoke(cli, ["catalog", "info", "--format", "json"]).output
     info = json.loads(out)
     assert info["dates"] == provider_dates(_sources())
-    assert {"source": "anycloud-sh/catalog@62ff0a9 (2026-05-20)", "date": "2026-05-20",
-            "providers": ["gcp", "azure"]} in info["sources"]
+    anycloud = next(s for s in info["sources"] if s["date"] == "2026-05-20")
+    assert anycloud["source"] == "anycloud-sh/catalog@62ff0a9 (2026-05-20)"
+    assert anycloud["providers"] == ["gcp", "azure"]
+    # Each source's own age: the AWS one (2026-01-21) is 119 days older than anycloud's.
+    aws = next(s for s in info["sources"] if s["date"] == "2026-01-21")
+    assert aws["age_days"] - anycloud["age_days"] == 119
     rows = catalog.load().data["adjustment_rows"]
     assert sum(info["adjustments"].values()) == len(rows)
     text = CliRunner().invoke(cli, ["catalog", "info"]).output
     assert f"  gcp, prices of {info['dates']['gcp']}: " in text
-    assert f"Consistency check: {info['adjustments']['dropped']} dropped" in text
+    assert f"Consistency check: {info['adjustments']['replaced']} replaced" in text
+
+
+def test_lookups_and_explain_model_date_each_cloud_by_its_own_source() -> None:
+    aws = provider_dates(_sources())["aws"]
+    out = CliRunner().invoke(cli, ["catalog", "p4d.24xlarge"]).output
+    assert f"prices of aws {aws};" in out and "2026-05-20;" not in out.split("source")[0]
+    out = CliRunner().invoke(cli, ["explain-model", "meta-llama/Llama-3.1-8B",
+                                   "--provider", "aws"]).output
+    assert out.rstrip().endswith(f"Prices: list prices of aws {aws}, USD.")

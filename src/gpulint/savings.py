@@ -36,7 +36,10 @@ def finding_saving(res: Resource, compare_with: Mapping[str, Any],
     """Monthly saving of fixing a finding: current cost minus the cost with one thing changed."""
     monthly = res.facts.get("cost.monthly")
     if not isinstance(monthly, (int, float)):
-        return None, None
+        # A finding on a resource without a price: the saving is not known, and says why.
+        why = getattr(monthly, "reason", None)
+        return None, (f"not known: the resource is not priced ({why})" if why and compare_with
+                      else None)
     hours = res.facts.get("cost.hours", hours)
     if "capacity" in compare_with:
         return _spot_saving(res, hours)

@@ -37,8 +37,8 @@ resource "aws_launch_template" "for_eks" {
 }
 
 # Node group without instance_types: the type comes from its launch template.
-# Autoscaling 1–4: priced at the minimum, with the maximum kept.
-# expect: instance.type=g5.12xlarge capacity=spot replicas.min=1 replicas.max=4 replicas.desired=2 cost.count=1 cost.monthly=1390.36 cost.monthly_max=5561.43
+# Autoscaling 1–4: priced at the desired 2, with the minimum and the maximum kept.
+# expect: instance.type=g5.12xlarge capacity=spot replicas.min=1 replicas.max=4 replicas.desired=2 cost.count=2 cost.monthly=2780.72 cost.monthly_min=1390.36 cost.monthly_max=5561.43
 resource "aws_eks_node_group" "from_template" {
   cluster_name = "ml"
   capacity_type = "SPOT"

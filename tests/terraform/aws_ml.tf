@@ -13,9 +13,9 @@ resource "aws_sagemaker_model" "llama" {
   }
 }
 
-# ml.* types are priced at the EC2 rate of the same instance (a lower bound; the catalog has
-# no SageMaker prices): g5.12xlarge 5.672 × 2 × 730 = 8281.12.
-# expect: instance.type=ml.g5.12xlarge gpu.count=4 gpu.model=A10G capacity=on-demand workload=inference model.declared=meta-llama/Llama-3.1-8B-Instruct cost.count=2 cost.monthly=8281.12
+# An endpoint is priced at SageMaker's own ml.g5.12xlarge hosting rate, $7.09/h in us-east-1 (AWS Price List,
+# AmazonSageMaker, 2026-08), × 2 instances × 730 h.
+# expect: instance.type=ml.g5.12xlarge gpu.count=4 gpu.model=A10G capacity=on-demand workload=inference model.declared=meta-llama/Llama-3.1-8B-Instruct cost.count=2 cost.monthly=10351.4
 resource "aws_sagemaker_endpoint_configuration" "llm" {
   name = "llm"
   production_variants {

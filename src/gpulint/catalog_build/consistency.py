@@ -12,10 +12,14 @@ is dropped, never the upper one: an under-priced row hides waste, and the hand c
 issue 16 against the providers' published list prices found the upper group right.
 
 No second price source covers the same rows (the two AWS sources have disjoint rows and
-agreed on all 805 they shared; GCP and Azure have one source), so a row is dropped rather
-than corrected. Each dropped row, and each spot price dropped or flagged, is one entry in the
-catalog's ``adjustment_rows`` with the figures, the reference it was compared with, its
-source and the reason.
+agreed on all 805 they shared; GCP and Azure have one source), so a rejected row cannot be
+corrected from another source. Dropping it left flagship types unpriced in their default
+region (a3-highgpu-8g in us-central1), so it is replaced instead by the nearest region's price
+of the same row, as a labelled estimate: a region of the same area (us, europe, asia, ...),
+the one whose name shares the longest prefix, then the cheapest (an estimate never overstates).
+Each replaced row, and each spot price dropped or flagged, is one entry in the catalog's
+``adjustment_rows`` with the figures, the region the estimate comes from, its source and the
+reason; the run-time price basis names the estimate.
 """
 
 from __future__ import annotations
@@ -121,8 +125,11 @@ def check(providers: dict[str, Any], source_of: dict[str, str]) -> list[Entry]:
                                                             dropped_parts, source)
                                 if e["region"] not in gone]
                 for entry in dropped:
-                    del regions[entry["region"]]
                     dropped_parts[(name, entry["region"])] = entry["reason"]
+                kept = {r: p for r, p in regions.items()
+                        if (name, r) not in dropped_parts or table == "host_prices"}
+                for entry in dropped:
+                    _replace(entry, regions, kept)
                 entries += sorted(dropped, key=lambda e: e["region"])
                 for region, pair in sorted(regions.items()):
                     spot = _spot_entry(provider, table, name, region, pair, source)
@@ -135,11 +142,64 @@ def check(providers: dict[str, Any], source_of: dict[str, str]) -> list[Entry]:
     return entries
 
 
+def area(region: str) -> str:
+    """A region's part of the world, for the nearest region: `us-central1` -> us,
+    `northamerica-northeast1` -> northamerica, Azure `eastus` -> us, `westeurope` -> europe."""
+    if "-" in region:
+        head = region.split("-", 1)[0]
+        return {"eu": "europe", "ap": "asia", "ca": "northamerica", "sa": "southamerica"}.get(
+            head, head)
+    for word, where in (("europe", "europe"), ("uk", "europe"), ("france", "europe"),
+                        ("germany", "europe"), ("norway", "europe"), ("sweden", "europe"),
+                        ("switzerland", "europe"), ("poland", "europe"), ("italy", "europe"),
+                        ("spain", "europe"), ("canada", "northamerica"), ("brazil", "southamerica"),
+                        ("asia", "asia"), ("japan", "asia"), ("korea", "asia"), ("india", "asia"),
+                        ("australia", "australia"), ("uae", "me"), ("qatar", "me"),
+                        ("israel", "me"), ("africa", "africa"), ("us", "us")):
+        if word in region:
+            return where
+    return region
+
+
+def nearest(region: str, candidates: Iterable[str],
+            price_of: dict[str, list[float | None]]) -> str | None:
+    """The candidate region nearest `region`: same area, longest shared name prefix, then the
+    cheapest on-demand price."""
+    def shared(other: str) -> int:
+        n = 0
+        for a, b in zip(region, other, strict=False):
+            if a != b:
+                break
+            n += 1
+        return n
+
+    pool = [c for c in candidates if c != region and price_of[c][0]]
+    same = [c for c in pool if area(c) == area(region)] or pool
+    return min(same, key=lambda c: (-shared(c), price_of[c][0] or 0.0, c), default=None)
+
+
+def _replace(entry: Entry, regions: dict[str, list[float | None]],
+             kept: dict[str, list[float | None]]) -> None:
+    """Replace a rejected row by the nearest kept region's price (an estimate, labelled), or
+    drop it when no region of the type is left."""
+    region = entry["region"]
+    donor = nearest(region, kept, kept)
+    if donor is None:
+        del regions[region]
+        return
+    regions[region] = list(kept[donor])
+    entry["action"] = "replaced"
+    entry["estimate_from"] = donor
+    entry["estimate"] = list(kept[donor])
+    entry["reason"] += f"; replaced by the {donor} price as an estimate (nearest region)"
+
+
 def counts(entries: Iterable[Entry]) -> dict[str, int]:
     """Entries per provider and action, for the catalog's ``adjustments`` counts."""
     out: dict[str, int] = {}
     for e in entries:
         key = {"dropped": f"{e['provider']}_rows_dropped_price_tier",
+               "replaced": f"{e['provider']}_rows_replaced_nearest_region",
                "spot_dropped": f"{e['provider']}_spot_not_below_ondemand_dropped",
                "spot_flagged": f"{e['provider']}_spot_less_than_20pct_below_flagged"}[e["action"]]
         out[key] = out.get(key, 0) + 1
@@ -148,7 +208,8 @@ def counts(entries: Iterable[Entry]) -> dict[str, int]:
 
 DOC_START = "<!-- adjustment rows: generated by scripts/build_catalog.py -->"
 DOC_END = "<!-- end of adjustment rows -->"
-_ACTIONS = {"dropped": "row dropped", "spot_dropped": "spot dropped",
+_ACTIONS = {"dropped": "row dropped", "replaced": "replaced (estimate)",
+            "spot_dropped": "spot dropped",
             "spot_flagged": "spot flagged"}
 
 

@@ -54,6 +54,7 @@ class Outcome:
     lines: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    unchanged: bool = False  # same prices as the catalog in use: nothing installed
 
 
 def default_source(configured: str | None = None) -> str:
@@ -176,10 +177,16 @@ def fetch_all(base: str, timeout: float, deadline: float | None = None,
     return out
 
 
-def sources(base: str, fetched: dict[str, Fetched | None], today: str) -> list[dict[str, Any]]:
-    return [{"name": name, "base": base, "url": got.url, "date": got.date or today,
-             "date_note": "Last-Modified header" if got.date else "download date (the server "
-             "sent no Last-Modified date)", "sha256": got.sha256}
+def sources(base: str, fetched: dict[str, Fetched | None], today: str,
+            known: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """Each table's provenance. Its date: the Last-Modified header, else the date the catalog in
+    use gives the same bytes (a mirror of old tables is not today's data), else today."""
+    known = known or {}
+    return [{"name": name, "base": base, "url": got.url,
+             "date": got.date or known.get(got.sha256) or today,
+             "date_note": "Last-Modified header" if got.date else
+             "the same table's date in the catalog in use" if got.sha256 in known else
+             "download date (the server sent no Last-Modified date)", "sha256": got.sha256}
             for name, got in fetched.items() if got is not None]
 
 
@@ -195,10 +202,12 @@ def update(base: str, *, force: bool = False, timeout: float = DEFAULT_TIMEOUT,
     start = time.monotonic()
     now = now or dt.datetime.now(dt.timezone.utc)
     fetched = fetch_all(base, timeout, start + timeout, allow_redirects)
-    srcs = sources(base, fetched, now.date().isoformat())
-    # The date of the data: the newest Last-Modified date, else today.
-    snapshot = max(s["date"] for s in srcs)
     previous = catalog.use_catalog_file(None).data
+    dated = {str(s["sha256"]): str(s["date"]) for s in previous.get("sources", [])
+             if isinstance(s, dict) and s.get("sha256") and s.get("date")}
+    srcs = sources(base, fetched, now.date().isoformat(), dated)
+    # The date of the data: the newest of the tables' dates.
+    snapshot = max(s["date"] for s in srcs)
     try:
         new = derive({n: (g.text if g else "") for n, g in fetched.items()}, srcs, snapshot,
                      Known.from_catalog(previous))
@@ -209,6 +218,10 @@ def update(base: str, *, force: bool = False, timeout: float = DEFAULT_TIMEOUT,
         raise UpdateError(f"refusing the new catalog: {problems[0]} "
                           f"({len(problems)} problem(s))")
     outcome = Outcome(installed=None, lines=summary(previous, new))
+    if new["providers"] == previous.get("providers"):  # the same prices: keep what is in use
+        outcome.unchanged = True
+        outcome.seconds = time.monotonic() - start
+        return outcome
     outcome.refused = guard(previous, new)
     if outcome.refused and not force:
         outcome.seconds = time.monotonic() - start

@@ -108,9 +108,11 @@ def _text(records: list[dict[str, Any]], meta: dict[str, Any], all_regions: bool
                          f"  spot {_rate(spot, unit)}")
     sources = "; ".join(catalog_report.source_label(s)
                         for s in meta.get("sources", []) if isinstance(s, dict))
-    lines.append(f"Catalog {meta.get('origin')} as of {meta.get('snapshot_date')}; "
-                 f"source {sources}; list prices in {meta.get('currency', 'USD')}.")
-    stale = catalog_store.staleness(meta.get("snapshot_date"))
+    clouds = [str(r["provider"]).split()[0] for r in records] or ["aws", "gcp", "azure"]
+    lines.append(f"Catalog {meta.get('origin')}: prices of "
+                 f"{catalog_report.dates_of(clouds)}; source {sources}; list prices in "
+                 f"{meta.get('currency', 'USD')}.")
+    stale = catalog_store.staleness(catalog_report.oldest_date(clouds))
     if stale:
         lines.append(f"Note: {stale}.")
     return "\n".join(lines) + "\n"

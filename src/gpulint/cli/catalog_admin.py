@@ -94,6 +94,9 @@ def update_cmd(source: str | None, force: bool, timeout: float, config_file: str
         sys.exit(EXIT_FAILED)
     for line in outcome.lines:
         click.echo(printable(line))
+    if outcome.unchanged:
+        click.echo("Prices unchanged; not installed: the catalog in use stays.")
+        return
     if outcome.installed is None:
         click.echo("gpulint: catalog update refused by the change guard: "
                    + printable("; ".join(outcome.refused))
@@ -147,11 +150,18 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
         "age_days": catalog_store.age_days(date), "max_age_days": limit,
         "stale_note": catalog_store.staleness(date, limit),
         "sources": [{"source": catalog_report.source_label(s), "date": s.get("date"),
+                     # each source's own age: the newest one does not date the others
+                     "age_days": catalog_store.age_days(s.get("date")),
                      "providers": catalog_sources.providers_of(s)}
                     for s in meta.get("sources", []) if isinstance(s, dict)],
         "rows": _rows(active.data),
         "dates": catalog_report.provider_dates(),
         "adjustments": _adjusted(active.data),
+        # Rows the consistency check rejected and replaced by an estimate, each one listed.
+        "replaced": [{k: e.get(k) for k in ("provider", "table", "name", "region",
+                                            "estimate_from", "estimate", "ondemand")}
+                     for e in active.data.get("adjustment_rows", [])
+                     if e.get("action") == "replaced"],
         "data_dir": str(catalog_store.data_dir()),
         "installed": [str(p) for p in catalog_store.installed()],
     }
@@ -159,14 +169,17 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
         click.echo(json.dumps(info, indent=2))
         return
     click.echo(f"Active catalog: {info['kind']} {info['origin']}")
-    age = f", {info['age_days']} days old" if info["age_days"] is not None else ""
-    click.echo(f"Prices as of {date}{age}; stale after {limit} days.")
+    ages = [a for a in (x["age_days"] for x in info["sources"]) if a is not None]
+    age = f"; the oldest source is {max(ages)} days old" if ages else ""
+    click.echo(f"Prices of {catalog_report.dates_of(list(info['dates']))} (catalog dated "
+               f"{date}){age}; stale after {limit} days.")
     if info["stale_note"]:
         click.echo(f"Note: {info['stale_note']}.")
     click.echo("Sources:")
     for s in info["sources"]:
         used = f": {', '.join(s['providers'])}" if s["providers"] else ""
-        click.echo(f"  {s['source']}{used}")
+        age = f", {s['age_days']} days old" if s["age_days"] is not None else ", undated"
+        click.echo(f"  {s['source']}{age}{used}")
     click.echo("Rows:")
     for prov, tables in info["rows"].items():
         counts = ", ".join(f"{n} {t.replace('_', ' ')}" for t, n in tables.items())
@@ -175,6 +188,12 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
     if info["adjustments"]:
         counts = ", ".join(f"{n} {a.replace('_', ' ')}" for a, n in info["adjustments"].items())
         click.echo(f"Consistency check: {counts} (the catalog's adjustment_rows list them)")
+    if info["replaced"]:
+        click.echo(f"Replaced rows ({len(info['replaced'])}; the source's price failed the "
+                   "check, the nearest region's stands in as an estimate):")
+        for e in info["replaced"]:
+            click.echo(f"  {e['provider']} {e['name']} {e['region']}: {e['ondemand']:g} -> "
+                       f"{e['estimate'][0]:g} (the {e['estimate_from']} price)")
     click.echo(f"Installed catalogs ({info['data_dir']}): {len(info['installed'])}")
     for path in info["installed"]:
         click.echo(f"  {path}")

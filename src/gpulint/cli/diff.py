@@ -14,6 +14,7 @@ from gpulint.cli import output as output_mod
 from gpulint.cli.options import build_settings, scan_flags
 from gpulint.cli.output import output_option
 from gpulint.files.reader import TOOL_FILE_LIMIT, read_file_text
+from gpulint.report.budget import headline
 from gpulint.reporters.tables import markdown_table, text_table
 from gpulint.units import plural
 from gpulint.units import usd as money
@@ -52,8 +53,12 @@ def _what_changed(e: dict[str, Any]) -> str:
 
 
 def _headline(d: dict[str, Any]) -> str:
+    worst = d.get("delta_max_usd")
+    worst_text = f", worst case {money(worst, signed=True)}" \
+        if worst is not None and worst != d["delta_usd"] else ""
     return (f"Monthly GPU cost: {money(d['base_monthly_usd'])} → {money(d['head_monthly_usd'])} "
-            f"({money(d['delta_usd'], signed=True)}/month) against {d['base_ref']}")
+            f"({money(d['delta_usd'], signed=True)}/month expected{worst_text}) against "
+            f"{d['base_ref']}")
 
 
 def _finding_line(f: dict[str, Any]) -> str:
@@ -95,8 +100,11 @@ def render_text(d: dict[str, Any], verbose: bool = False) -> str:
     if unchanged and not verbose:
         out.append(f"{plural(unchanged, 'GPU resource')} unchanged.")
     if d["unpriced_changes"]:
-        out.append(f"{plural(d['unpriced_changes'], 'changed resource')} could not be priced; "
+        out.append(f"{plural(d['unpriced_changes'], 'changed resource')} not priced; "
                    "the total counts priced resources only.")
+    verdict = headline(d.get("budget"))
+    if verdict:
+        out += ["", verdict]
     for title, key in (("New findings", "new_findings"), ("Fixed findings", "fixed_findings")):
         if d[key]:
             out += ["", f"{title} ({len(d[key])})"] + ["  " + _finding_line(f) for f in d[key]]
@@ -119,7 +127,10 @@ def render_markdown(d: dict[str, Any]) -> str:
     else:
         out.append("No GPU resource changed.")
     if d["unpriced_changes"]:
-        out += ["", f"{plural(d['unpriced_changes'], 'changed resource')} could not be priced."]
+        out += ["", f"{plural(d['unpriced_changes'], 'changed resource')} not priced."]
+    verdict = headline(d.get("budget"))
+    if verdict:
+        out += ["", f"**{verdict}**"]
     for title, key in (("New findings", "new_findings"), ("Fixed findings", "fixed_findings")):
         if d[key]:
             out += ["", f"### {title} ({len(d[key])})", ""]
@@ -156,6 +167,11 @@ def _load_report(path: str) -> dict[str, Any]:
               help="Compare with an earlier `gpulint scan --format json` report instead of git.")
 @click.option("--max-increase", type=click.FloatRange(0), metavar="USD",
               help="Exit 1 when the change adds more than this many USD a month.")
+@click.option("--allow-unpriced", is_flag=True,
+              help="With a budget, let a change to a GPU resource that cannot be priced pass "
+                   "(it fails the budget by default: its cost is not known).")
+@click.option("--strict/--no-strict", default=None,
+              help="Fail when any GPU resource after the change is not priced, budget or not.")
 @click.option("--format", "fmt", type=click.Choice(reporters.TABLE_FORMATS),
               default="text", show_default=True)
 @output_option
@@ -168,6 +184,7 @@ def diff(paths: tuple[str, ...], base_ref: str | None, compare_to: str | None,
     or --compare-to REPORT, with findings the change adds and fixes."""
     from gpulint import pipeline as scan_mod
     from gpulint.cli.common import configured_rules
+    from gpulint.report import budget as budget_mod
     from gpulint.report import build as report_mod
     from gpulint.report import diff as diff_mod
     from gpulint.report.git_base import GitError
@@ -192,13 +209,11 @@ def diff(paths: tuple[str, ...], base_ref: str | None, compare_to: str | None,
     head = report_mod.build(scan_mod.run(targets, rules, settings), settings.pricing.hours,
                             show_suppressed=True)
     data = diff_mod.compare(base, head, label)
-    exceeded = max_increase is not None and data["delta_usd"] > max_increase
-    data["max_increase_usd"] = max_increase
-    data["max_increase_exceeded"] = exceeded
+    budget = budget_mod.verdict(data, head, max_increase, settings.budget_basis,
+                                settings.allow_unpriced, settings.strict)
     output_mod.emit(writers(data, head, verbose)[fmt](), output)
-    if exceeded:
-        click.echo(f"gpulint: the change adds {money(data['delta_usd'])}/month, more than "
-                   f"--max-increase {money(max_increase)}", err=True)
+    if budget["failed"]:
+        click.echo(f"gpulint: {budget_mod.headline(budget)}", err=True)
         sys.exit(1)
 
 

@@ -12,7 +12,7 @@ import click
 from gpulint import providers as providers_mod
 from gpulint.config.cost import DEFAULT_HOURS
 from gpulint.config.sizing import DEFAULT_HEADROOM
-from gpulint.pricing import catalog, offers
+from gpulint.pricing import catalog, catalog_report, offers
 from gpulint.sizing import estimate as sizing
 from gpulint.sizing import generations
 from gpulint.sizing import model_catalog as models
@@ -167,6 +167,8 @@ def build(name: str, precision: str | None = None, context: int | None = None,
         "region": region, "current_generation_only": current_only,
         "options": per_provider,
         "prices_as_of": catalog.metadata().get("snapshot_date"),
+        # Each cloud's own price date: the AWS rows are older than the GCP and Azure ones.
+        "prices_of": catalog_report.provider_dates_of(list(providers)),
     }
 
 
@@ -228,7 +230,8 @@ def render_text(data: dict[str, Any]) -> str:
         lines.append(f"  seqs: sequences of {ctx} tokens whose KV cache fits in "
                      f"{data['headroom']:.0%} of each GPU's memory after the weights (before "
                      "an engine's own cap, such as vLLM's --max-num-seqs)")
-    lines.append(f"Prices: list prices as of {data['prices_as_of']}, USD.")
+    dated = ", ".join(f"{p} {d}" for p, d in data["prices_of"].items()) or data["prices_as_of"]
+    lines.append(f"Prices: list prices of {dated}, USD.")
     return "\n".join(lines) + "\n"
 
 

@@ -135,7 +135,7 @@ def build_settings(params: dict[str, Any], paths: list[str], *, report_given_fil
         strict=params.pop("strict", None),
         max_increase_usd=params.pop("max_increase", None),
         baseline=params.pop("baseline_file", None), no_baseline=params.pop("no_baseline", False),
-        progress=progress)
+        allow_unpriced=bool(params.pop("allow_unpriced", False)), progress=progress)
     try:
         config = resolve(params.pop("config_file"), paths)
         settings = settings_mod.build(config, flags)

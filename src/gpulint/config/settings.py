@@ -114,6 +114,8 @@ class Settings:
     max_increase_usd: float | None = None  # `gpulint diff` threshold
     # `baseline:` / --baseline: findings recorded there are not reported (report/baseline.py).
     baseline: str | None = None
+    budget_basis: str = "expected"  # `thresholds.basis`: expected | max (the worst case)
+    allow_unpriced: bool = False  # an unpriced GPU change does not fail a budgeted diff
     catalog_file: str | None = None  # price from this snapshot instead of the bundled one
     catalog_max_age_days: int | None = None  # staleness limit for the report (docs/catalog.md)
     source: Config | None = field(default=None, compare=False)  # the configuration file used
@@ -141,6 +143,7 @@ class Flags:
     max_increase_usd: float | None = None
     baseline: str | None = None
     no_baseline: bool = False  # --no-baseline: report every finding
+    allow_unpriced: bool = False
     progress: Callable[[int, int], None] | None = None
 
 
@@ -192,6 +195,8 @@ def build(config: Config | None, flags: Flags) -> Settings:
         max_increase_usd=flags.max_increase_usd if flags.max_increase_usd is not None
         else _float_or_none(thresholds.get("max_increase_usd")),
         baseline=baseline,
+        budget_basis=str(thresholds.get("basis", "expected")),
+        allow_unpriced=flags.allow_unpriced,
         catalog_file=flags.catalog_file,
         catalog_max_age_days=d.get("catalog", {}).get("max_age_days"), source=config)
 

@@ -31,7 +31,7 @@ def derive(resources: Iterable[Resource], pricing: CostOptions, sizing: SizingSe
         decl = declared_model(res)
         est = fit.apply(res, decl, opts) if decl is not None else None
         if decl is not None:
-            idle.apply(res, decl, opts)
+            idle.apply(res, decl, opts, est)
         if res.facts.get("model.fits") is not False:  # a model that cannot start is its own finding
             generation.apply(res, est, opts)
 

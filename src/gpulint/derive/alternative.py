@@ -92,22 +92,25 @@ def pod_place(res: Resource) -> tuple[str, str] | None:
 
 
 def cheapest(res: Resource, accept: offers.Accept, pod_offers: list[offers.Offer],
-             opts: Context) -> tuple[offers.Offer | None, float] | str:
+             opts: Context, unpriced: bool = False
+             ) -> tuple[offers.Offer | None, float | None] | str:
     """(cheapest acceptable offer or None, current hourly price on the same basis), or why
     there is nothing to compare. Bare pods choose from `pod_offers`; everything else from the
-    instances of its own provider and region at its capacity type."""
+    instances of its own provider and region at its capacity type. With `unpriced`, a resource
+    without a price still gets its offer (current None): the fit does not need a price."""
+    # A pod's share of its node, or the node's price; a SageMaker endpoint's EC2 rate, the
+    # basis its EC2 alternatives are priced on.
+    current = res.facts.get("cost.compare_hourly", res.facts.get("cost.hourly"))
+    hourly = float(current) if is_number(current) else None
     if pod_without_node(res):
-        current = res.facts.get("cost.hourly")  # its share of the cheapest node shape there
-        if isinstance(current, Unknown):
-            return f"the current price is not known: {current.reason}"
-        if not is_number(current):
-            return "the current price is not known"
-        return (pod_offers[0] if pod_offers else None), float(current)
+        if hourly is None and not unpriced:
+            return "the current price is not known" + (
+                f": {current.reason}" if isinstance(current, Unknown) else "")
+        return (pod_offers[0] if pod_offers else None), hourly
     place = where(res, opts)
     if isinstance(place, str):
         return place
-    hourly = res.facts.get("cost.hourly")  # a pod on a node: its GPUs' share of the node
-    if not is_number(hourly):
+    if hourly is None and not unpriced:
         return "the current price is not known"
     return offers.cheapest_offer(place[0], place[1], capacity(res), accept,
                                  opts.overrides), hourly
@@ -128,15 +131,22 @@ _NAMES = {"sizing": ("sizing.alternative", "alternative"),
           "generation": ("sizing.generation_alternative", "generation")}
 
 
-def record(res: Resource, kind: str, offer: offers.Offer, current_hourly: float, hours: float,
-           holds: str = "", then: str = "") -> float:
+def record(res: Resource, kind: str, offer: offers.Offer, current_hourly: float | None,
+           hours: float, holds: str = "", then: str = "") -> float | Unknown:
     """Set alternative.<kind> (the priced Alternative), the fact naming its offer, and the
     explain.<phrase>_detail and explain.<phrase>_saving phrases (`holds` says how it holds the
     estimate, `then` what follows the price). Returns the saving as a fraction of the current
-    cost on the same basis."""
+    cost on the same basis; Unknown when the resource has no price (the fit still stands)."""
     f = res.facts
     count = number_or(f.get("cost.count"), 1)
     alt_monthly = offer.monthly(hours, count)
+    if current_hourly is None:
+        cost = f.get("cost.monthly")
+        why = cost.reason if isinstance(cost, Unknown) else "the resource is not priced"
+        detail = (f"{offer.describe()}{holds}: {money(alt_monthly)}/month{then}; the saving is "
+                  f"not known ({why})")
+        put(res, kind, Alternative(offer.name, alt_monthly, None, 0.0, detail))
+        return Unknown(f"saving not known: {why}")
     current_monthly = round(current_hourly * count * hours, 2)
     saving = max(0.0, current_monthly - alt_monthly)
     fraction = round(saving / current_monthly, 3) if current_monthly > 0 else 0.0

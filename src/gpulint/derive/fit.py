@@ -21,6 +21,7 @@ from gpulint.derive.alternative import (
     pod_without_node,
     record,
     set_unknown,
+    where,
 )
 from gpulint.fact_types import Resource
 from gpulint.facts.model_decl import ModelDecl
@@ -250,15 +251,24 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: Context,
 
     pod = offers.pod_offers(pod_place(res), capacity(res), pod_fit, opts.overrides) \
         if pod_without_node(res) else []
-    wanted = offers.both(offers.fits(est, opts.sizing.headroom), offers.same_vendor(gpu),
-                         offers.current_generation)
-    found = cheapest(res, wanted, pod, opts)
+    fits = offers.both(offers.fits(est, opts.sizing.headroom), offers.same_vendor(gpu))
+    found = cheapest(res, offers.both(fits, offers.current_generation), pod, opts,
+                     unpriced=oversized)
     if isinstance(found, str):
         set_unknown(res, _FACTS[1:], found)
         f["explain.alternative_detail"] = f"not known ({found})"
         return
     offer, current = found
+    older = ""
+    if offer is None and oversized and not pod_without_node(res):
+        # No current-generation fit here: an older one still shows how oversized it is.
+        again = cheapest(res, fits, [], opts, unpriced=True)
+        offer = again[0] if isinstance(again, tuple) else None
+        older = "; previous generation, as no current-generation GPU that holds it is priced here"
     if offer is None:
+        if oversized:  # the GPUs are more than it needs, but nothing here is known to fit
+            _no_fit(res, est, gpu, opts)
+            return
         f["explain.alternative_detail"] = "not in the catalog for this provider and region"
     # SageMaker ml.* types are priced as (and compared with) the EC2 type of the same name.
     same = offer is not None and (offer.name == f.get("cost.instance_type",
@@ -275,5 +285,20 @@ def _alternative(res: Resource, est: sizing.Estimate, opts: Context,
         if not_smaller:
             f["explain.alternative_detail"] = "no smaller GPU configuration holds it"
         return
-    f["sizing.saving_fraction"] = record(res, "sizing", offer, current, opts.hours,
-                                         holds_on(est, offer))
+    fraction = record(res, "sizing", offer, current, opts.hours, holds_on(est, offer), older)
+    f["sizing.saving_fraction"] = fraction
+    f["sizing.saving_not_known"] = isinstance(fraction, Unknown)
+
+
+def _no_fit(res: Resource, est: sizing.Estimate, gpu: str | None, opts: Context) -> None:
+    """Oversized by the estimate, yet no instance here is known to hold it: could not evaluate,
+    with why, rather than no finding."""
+    f = res.facts
+    place = pod_place(res) if pod_without_node(res) else where(res, opts)
+    here = f"{place[0]} {place[1]}" if isinstance(place, tuple) else "its cloud and region"
+    vendor = generations.vendor(gpu) or "GPU"
+    why = (f"no {vendor} instance that holds {est.describe()} with "
+           f"{opts.sizing.headroom:.0%} headroom is priced in {here}, so no smaller fit "
+           "can be named; set the region, or check the catalog (gpulint catalog)")
+    set_unknown(res, _FACTS[1:], why)
+    f["explain.alternative_detail"] = f"not known ({why})"

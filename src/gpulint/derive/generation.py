@@ -78,7 +78,7 @@ def apply(res: Resource, est: sizing.Estimate | None, opts: Context) -> None:
         set_unknown(res, FACTS[1:], found)
         return
     offer, current = found
-    if offer is None or offer.hourly >= current:
+    if offer is None or current is None or offer.hourly >= current:
         f["sizing.generation_alternative"] = None
         f["sizing.generation_saving_fraction"] = 0.0
         return

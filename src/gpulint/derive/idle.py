@@ -19,6 +19,7 @@ from gpulint.fact_types import Resource
 from gpulint.facts.model_decl import ModelDecl
 from gpulint.model import Alternative, Unknown
 from gpulint.pricing import offers
+from gpulint.sizing import estimate as sizing
 from gpulint.units import usd_whole as money
 
 # Serving engines (ModelDecl.server) whose default uses one GPU however many the container has.
@@ -52,7 +53,8 @@ def _gpus(n: int) -> str:
     return f"{n} GPU{'s' if n != 1 else ''}"
 
 
-def apply(res: Resource, decl: ModelDecl, opts: Context) -> None:
+def apply(res: Resource, decl: ModelDecl, opts: Context,
+          est: sizing.Estimate | None = None) -> None:
     f = res.facts
     if f.get("model.purpose") not in (None, "inference"):
         return  # trainers use every GPU through data parallelism
@@ -95,38 +97,65 @@ def apply(res: Resource, decl: ModelDecl, opts: Context) -> None:
         f["explain.idle_fix"] = (f"parallelism uses {_gpus(used)} of the {_gpus(int(count))} "
                               "of the "
                               f"{f.get('group.source')}: shrink the group or raise the parallelism")
+    elif (need := _needed(res, est, used, int(count), opts)) >= count:
+        # Fewer GPUs would not hold the model at typical load: the fix is to use them all.
+        f["explain.idle_fix"] = (f"the model needs all {_gpus(int(count))} at typical load "
+                                 f"({est.describe() if est else 'estimate'}): raise the tensor "
+                                 f"parallelism to {int(count)}")
     elif res.source == "kubernetes":
-        _fewer_gpus_per_pod(res, int(count), used)
+        _fewer_gpus_per_pod(res, int(count), used, need)
     else:
-        _smaller_instance(res, int(count), used, opts)
+        _smaller_instance(res, int(count), need, opts, need > used)
 
 
-def _fewer_gpus_per_pod(res: Resource, count: int, used: int) -> None:
-    """A pod pays per GPU (its share of a node, or GPU-hours): request only the used ones."""
+def _needed(res: Resource, est: sizing.Estimate | None, used: int, count: int,
+            opts: Context) -> int:
+    """The fewest GPUs, from those the server uses, that hold the model's typical-load
+    estimate: a fix never offers fewer GPUs than the model needs."""
+    mem = res.facts.get("gpu.memory_gib")
+    if est is None or not is_number(mem):
+        return used
+    return next((n for n in range(used, count) if sizing.fits(est, mem, n, opts.sizing.headroom)),
+                count)
+
+
+def _fewer_gpus_per_pod(res: Resource, count: int, used: int, need: int) -> None:
+    """A pod pays per GPU (its share of a node, or GPU-hours): request only the GPUs the server
+    uses, or, when the model needs more than that, as many as it needs with the parallelism
+    raised to match."""
     f = res.facts
     monthly = f.get("cost.monthly")
-    fix = f"request {_gpus(used)} per pod"
+    fix = f"request {_gpus(need)} per pod"
+    if need > used:
+        fix += (f" and raise the tensor parallelism to {need} (the model needs {need} at typical "
+                f"load, so {_gpus(used)} would not hold it)")
     alt = current = None
     if is_number(monthly):
-        alt, current = round(monthly * used / count, 2), monthly
+        alt, current = round(monthly * need / count, 2), monthly
         fix += f": {money(alt)}/month instead of {money(monthly)}"
-    saving = round(1 - used / count, 3)
-    put(res, "idle", Alternative(f"{_gpus(used)} per pod", alt, current, saving, fix))
+    saving = round(1 - need / count, 3)
+    put(res, "idle", Alternative(f"{_gpus(need)} per pod", alt, current, saving, fix))
     f["explain.idle_fix"] = fix
 
 
-def _smaller_instance(res: Resource, count: int, used: int, opts: Context) -> None:
+def _smaller_instance(res: Resource, count: int, used: int, opts: Context,
+                      for_memory: bool = False) -> None:
     """The cheapest instance in the same region with the same GPU and at least `used` of them."""
     f = res.facts
-    gpu, place, hourly = f.get("gpu.model"), where(res, opts), f.get("cost.hourly")
+    gpu, place = f.get("gpu.model"), where(res, opts)
+    hourly = f.get("cost.compare_hourly", f.get("cost.hourly"))  # EC2 offers: the EC2 basis
     found = None
-    if isinstance(place, tuple) and isinstance(gpu, str) and is_number(hourly):
+    if isinstance(place, tuple) and isinstance(gpu, str):
         found = offers.cheapest_offer(
             place[0], place[1], capacity(res),
             lambda o: o.gpu_model == gpu and used <= o.gpu_count < count, opts.overrides)
-    if found is None or not is_number(hourly):
-        f["explain.idle_fix"] = (f"no instance with fewer {gpu} GPUs is priced here; set the "
-                              f"tensor parallelism to {count} to use them all")
+    if found is None:
+        needs = f"the model needs {_gpus(used)} at typical load and " if for_memory else ""
+        span = f"{used}" if used == count - 1 else f"{used}–{count - 1}"
+        f["explain.idle_fix"] = (f"{needs}no instance with {span} {gpu} GPUs is "
+                                 f"priced here; set the tensor parallelism to {count} to use "
+                                 "them all")
         return
-    record(res, "idle", found, hourly, opts.hours)
+    # `used` here is what the model needs; without a price the fix is named, saving not known.
+    record(res, "idle", found, hourly if is_number(hourly) else None, opts.hours)
     f["explain.idle_fix"] = f["explain.idle_detail"]

@@ -157,6 +157,8 @@ FACTS: tuple[Fact, ...] = (
          "estimate (null: none cheaper)", "derive.fit", "str | Unknown | None"),
     Fact("sizing.saving_fraction", "number", "share of the cost alternative.sizing saves",
          "derive.fit", "float | Unknown"),
+    Fact("sizing.saving_not_known", "boolean", "a smaller fit is named but the resource has no "
+         "price, so what it saves is not known", "derive.fit", "bool"),
     Fact("alternative.sizing", "alternative", "the right-sized alternative, priced",
          "derive.fit", "Alternative"),
     Fact("sizing.idle_gpus", "integer", "GPUs given to a model server beyond what its "
@@ -175,6 +177,8 @@ FACTS: tuple[Fact, ...] = (
     Fact("cost.instance_type", "string", "the type priced, when it differs (SageMaker ml.*)",
          "facts", "str"),
     Fact("cost.note", "string", "a note for the price basis", "facts", "str"),
+    Fact("cost.compare_hourly", "number", "the hourly price cheaper alternatives are compared "
+         "on, when it is not cost.hourly (a SageMaker endpoint's EC2 rate)", "pricing", "float"),
     Fact("cost.unpriced", "string", "why the catalog cannot price this resource (Cloud Run "
          "GPUs)", "facts", "str"),
     Fact("cost.cloud", "string", "the cloud a Kubernetes workload is priced in", "pricing", "str"),
@@ -201,7 +205,10 @@ FACTS: tuple[Fact, ...] = (
          "float | Unknown"),
     Fact("cost.count", "number", "nodes or replicas priced", "pricing", "float | Unknown"),
     Fact("cost.hours", "number", "hours a month priced", "pricing", "float"),
-    Fact("cost.monthly", "usd", "monthly cost, USD", "pricing", "float | Unknown"),
+    Fact("cost.monthly", "usd", "expected monthly cost (the desired count), USD", "pricing",
+         "float | Unknown"),
+    Fact("cost.monthly_min", "usd", "monthly cost at an autoscaling pool's minimum", "pricing",
+         "float"),
     Fact("cost.monthly_max", "usd", "monthly cost at an autoscaling pool's maximum", "pricing",
          "float"),
     Fact("cost.monthly_before", "usd", "monthly cost before a planned change", "plan",

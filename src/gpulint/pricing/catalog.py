@@ -1,9 +1,9 @@
 """Offline GPU price and spec catalog.
 
 The data ships as ``gpulint/data/gpu_catalog.json`` (built by ``scripts/build_catalog.py``).
-It is parsed once per process. ``gpulint catalog update`` installs newer catalogs in the user's
-data directory (see catalog_store); the newest valid one that is not older than the bundled
-file is used by default. ``use_catalog_file(path)`` picks a file instead.
+Parsed once per process. ``gpulint catalog update`` installs newer ones in the user's data
+directory (catalog_store); the newest valid one not older than the bundled file is used by
+default, ``use_catalog_file(path)`` picks a file.
 
 Lookups never guess: anything unknown returns None, never 0 ("free" is not "not priceable").
 """
@@ -233,21 +233,6 @@ def metadata() -> dict[str, Any]:
     meta = {k: copy.deepcopy(data[k]) for k in keys if k in data}
     meta["origin"] = _active().origin
     return meta
-
-
-def dropped_row(provider: str, name: str, region: str) -> str | None:
-    """Why the catalog's consistency check dropped this row, or None when it did not."""
-    cat = _active()
-    table = "accelerator_prices" if provider == "gcp-accelerator" else "prices"
-    prov = "gcp" if provider == "gcp-accelerator" else provider.lower()
-    key = (_gcp_accelerator_key(name) if provider == "gcp-accelerator"
-           else cat.canonical_name(provider, name)) or name
-    where = _region_key(prov, region)
-    for e in cat.data.get("adjustment_rows", []):
-        if (e.get("action") == "dropped" and e.get("provider") == prov and e.get("name") == key
-                and e.get("table") == table and e.get("region") == where):
-            return str(e.get("reason"))
-    return None
 
 
 def kind() -> str:

@@ -54,6 +54,28 @@ def provider_dates() -> dict[str, str]:
     return dates(list(catalog.metadata().get("sources", [])))
 
 
+def dates_of(providers: list[str]) -> str:
+    """'aws 2026-01-21 (part undated), gcp 2026-05-20': each cloud's own price date, for the
+    clouds shown (a footer never dates one cloud by another's source)."""
+    known = provider_dates()
+    shown = [p for p in dict.fromkeys(providers) if p in known]
+    return ", ".join(f"{p} {known[p]}" for p in shown) or \
+        str(catalog.metadata().get("snapshot_date"))
+
+
+def provider_dates_of(providers: list[str]) -> dict[str, str]:
+    """provider -> its price date, for these providers (those the catalog dates)."""
+    known = provider_dates()
+    return {p: known[p] for p in dict.fromkeys(providers) if p in known}
+
+
+def oldest_date(providers: list[str]) -> str | None:
+    """The oldest price date of these clouds (YYYY-MM-DD), for staleness notes."""
+    known = provider_dates()
+    dated = sorted(known[p][:10] for p in providers if p in known and known[p][:1].isdigit())
+    return dated[0] if dated else catalog.metadata().get("snapshot_date")
+
+
 def _named(source: dict[str, Any], shown: set[str]) -> bool:
     from gpulint.pricing.catalog_sources import providers_of
 

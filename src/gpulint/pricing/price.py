@@ -13,16 +13,18 @@ from dataclasses import replace
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from gpulint import globs, providers
+from gpulint import providers
 from gpulint.config.cost import DEFAULT_HOURS, CostOptions
 from gpulint.config.overrides import PricingOverrides
 from gpulint.fact_types import Resource
 from gpulint.model import Unknown
-from gpulint.pricing import catalog
+from gpulint.pricing import adjustments, catalog, sagemaker
 from gpulint.pricing.components import pod_price
 from gpulint.pricing.components import where as price_place
+from gpulint.pricing.count import count_bounds, priced_count, resource_hours
 from gpulint.pricing.price_types import HourlyPrice as HourlyPrice
 from gpulint.pricing.price_types import apply_overrides as apply_overrides
+from gpulint.pricing.price_types import estimate_note
 from gpulint.pricing.shape import cheapest_shape, node_shapes, only_cloud, regions_with
 from gpulint.units import usd_rate
 
@@ -55,7 +57,8 @@ def node_price(provider: str, instance_type: str, region: str, facts: Mapping[st
             return None if h is None or a is None else round(h + n * a, 6)
 
         listed = HourlyPrice(add(host.ondemand, acc.ondemand), add(host.spot, acc.spot),
-                             f"gcp {instance_type} + {n:g}× {acc_name} {region}")
+                             f"gcp {instance_type} + {n:g}× {acc_name} {region}"
+                             + estimate_note("gcp-accelerator", str(acc_name), region))
         return apply_overrides(listed, provider, instance_type, overrides)
     p = catalog.price(provider, instance_type, region)
     if p is None and provider == "gcp":
@@ -65,13 +68,14 @@ def node_price(provider: str, instance_type: str, region: str, facts: Mapping[st
     if p is None:
         where = catalog.regions(provider, instance_type)
         hint = f" (priced in {len(where)} other regions)" if where else ""
-        why = catalog.dropped_row(provider, instance_type, region)
+        why = adjustments.dropped_row(provider, instance_type, region)
         hint += f"; the catalog check dropped its row: {why}" if why else ""
         return Unknown(f"no {provider} price for {instance_type} in {region}{hint}")
     row = catalog.instance(provider, instance_type)  # the catalog's spelling of the row
     name = row.name if row else instance_type
     place = price_place(provider, name, region)
-    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"{provider} {name} {place}"),
+    return apply_overrides(HourlyPrice(p.ondemand, p.spot, f"{provider} {name} {place}"
+                                       + estimate_note(provider, instance_type, region)),
                            provider, instance_type, overrides)
 
 
@@ -182,7 +186,7 @@ def _k8s_price(res: Resource, opts: CostOptions) -> HourlyPrice | Unknown:
         hint = f" (there is in {len(elsewhere)} other regions)" if elsewhere else ""
         dropped = sorted(s.name for s in catalog.instances(cloud)
                          if (s.gpu_model or "").casefold() == model.casefold()
-                         and s.gpu_count >= need and catalog.dropped_row(cloud, s.name, region))
+                         and s.gpu_count >= need and adjustments.dropped_row(cloud, s.name, region))
         if dropped:  # the type is offered there, but its row failed the consistency check
             hint += (f"; the catalog check dropped the {region} rows of {', '.join(dropped)} "
                      "(another rate than the list price; docs/catalog.md)")
@@ -241,7 +245,16 @@ def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPric
             return Unknown(f"{name} unknown: {value.reason}")
     if not isinstance(itype, str) or not isinstance(region, str) or not isinstance(provider, str):
         return Unknown("instance type or region not set")
-    # SageMaker ml.* types are priced as the EC2 instance of the same name (cost.note says so).
+    if res.type == "aws_sagemaker_endpoint_configuration" and provider == "aws":
+        rate = sagemaker.hosting_rate(itype, region)  # its own rate, where the table has it
+        ec2 = node_price(provider, f.get("cost.instance_type", itype), region, f)
+        if rate is not None:
+            res.facts.pop("cost.note", None)
+            if isinstance(ec2, HourlyPrice) and ec2.ondemand is not None:
+                # Alternatives are EC2 offers: compared on the EC2 rate, the same basis.
+                res.facts["cost.compare_hourly"] = ec2.ondemand
+            return HourlyPrice(rate, None, f"aws {itype} {region} ({how}; {sagemaker.SOURCE})")
+    # Otherwise ml.* types are priced as the EC2 instance of the same name (cost.note says so).
     price = node_price(provider, f.get("cost.instance_type", itype), region, f, opts.overrides)
     if isinstance(price, Unknown):  # a type the catalog does not know: its cause, not a 2nd
         model = f.get("gpu.model")
@@ -251,42 +264,6 @@ def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPric
         return price
     note = f.get("cost.note")
     return replace(price, basis=f"{price.basis} ({how}" + (f"; {note})" if note else ")"))
-
-
-def priced_count(res: Resource) -> tuple[Any, str]:
-    """How many nodes/replicas the monthly figure is for, and why that many."""
-    f = res.facts
-    if isinstance(f.get("count"), Unknown):  # count/for_each could not be expanded
-        return f["count"], ""
-    lo, hi, desired = f.get("replicas.min"), f.get("replicas.max"), f.get("replicas.desired")
-    zones = f.get("zones", 1)
-    if isinstance(lo, int) and isinstance(hi, int) and lo != hi:
-        unit = "replicas" if res.source == "kubernetes" else "nodes"
-        note = f"autoscaling {lo}–{hi} {unit}, priced at the minimum"
-        count: Any = lo
-    else:
-        count = desired if desired is not None else 1
-        note = ""
-    if isinstance(count, Unknown):
-        return count, ""
-    if zones != 1:
-        note = (note + "; " if note else "") + f"× {zones} zones"
-        count = count * zones
-    return count, note
-
-
-def resource_hours(res: Resource, opts: CostOptions) -> tuple[float, str]:
-    """Hours a month for this resource and where the figure comes from: address, then
-    workload class, then the run-wide default."""
-    if res.address in opts.hours_by_address:
-        return float(opts.hours_by_address[res.address]), f"hours for {res.address}"
-    for pattern, hours in opts.hours_by_address.items():
-        if globs.match(pattern, res.address):
-            return float(hours), f"hours for {pattern}"
-    workload = res.facts.get("workload")
-    if isinstance(workload, str) and workload in opts.hours_by_workload:
-        return float(opts.hours_by_workload[workload]), f"hours for workload {workload}"
-    return opts.hours, "default hours" if opts.hours == DEFAULT_HOURS else "hours option"
 
 
 def mixed_spot_fraction(res: Resource, count: Any) -> float | None:
@@ -346,11 +323,11 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
     res.facts["cost.count"] = count
     hours, hours_how = resource_hours(res, opts)
     res.facts["cost.hours"] = hours
-    top = _max_count(res)
+    bounds = count_bounds(res)
     if res.facts.get("capacity") == "mixed" and "capacity.spot_fraction" not in res.facts:
         # The split depends on the size: take it at the priced size (the maximum for a pool
         # priced at zero nodes, so the blend still says something).
-        frac = mixed_spot_fraction(res, count if count else top)
+        frac = mixed_spot_fraction(res, count if count else (bounds[1] if bounds else None))
         if frac is not None:
             res.facts["capacity.spot_fraction"] = frac
     if isinstance(price, Unknown):
@@ -373,13 +350,12 @@ def price_resource(res: Resource, hours: float = DEFAULT_HOURS,
                                + (f" ({note})" if note else "")
                                + f" × {hours:g} h ({hours_how}) = ${monthly:,.2f}/month; "
                                + _source(res))
-    if isinstance(top, (int, float)) and top != count:
-        # An autoscaling pool is priced at its minimum; keep what it costs at its maximum.
-        frac = mixed_spot_fraction(res, top) if res.facts.get("capacity") == "mixed" \
-            else spot_fraction(res)
-        top_hourly, _ = _hourly(price, res.facts.get("capacity"), frac)
-        if isinstance(top_hourly, (int, float)):
-            res.facts["cost.monthly_max"] = round(top_hourly * top * hours, 2)
+    bounds = count_bounds(res)
+    if bounds is not None:
+        # An autoscaling pool: what it costs at either end of its range, beside the expected.
+        low, high = (_at(res, price, nodes, hours) for nodes in bounds)
+        if low is not None and high is not None:
+            res.facts["cost.monthly_min"], res.facts["cost.monthly_max"] = low, high
 
 
 def _source(res: Resource) -> str:
@@ -392,9 +368,9 @@ def _source(res: Resource) -> str:
         f"catalog {catalog.metadata().get('snapshot_date')}"
 
 
-def _max_count(res: Resource) -> Any:
-    """Nodes at an autoscaling pool's maximum size, zones included; None for fixed sizes."""
-    lo, hi = res.facts.get("replicas.min"), res.facts.get("replicas.max")
-    if not isinstance(lo, int) or not isinstance(hi, int) or lo == hi:
-        return None
-    return hi * res.facts.get("zones", 1)
+def _at(res: Resource, price: HourlyPrice, nodes: int, hours: float) -> float | None:
+    """The monthly figure at `nodes` nodes (a mixed fleet's split depends on the size)."""
+    frac = mixed_spot_fraction(res, nodes) if res.facts.get("capacity") == "mixed" \
+        else spot_fraction(res)
+    hourly, _ = _hourly(price, res.facts.get("capacity"), frac)
+    return round(hourly * nodes * hours, 2) if isinstance(hourly, (int, float)) else None

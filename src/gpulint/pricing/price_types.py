@@ -46,3 +46,13 @@ def apply_overrides(price: HourlyPrice, provider: str, instance_type: str,
         changes[f"{attr}_override"] = (f"{rule.describe(overrides.origin)}: list "
                                        f"{usd_rate(listed)}/h")
     return replace(price, **changes) if changes else price
+
+
+def estimate_note(provider: str, name: str, region: str) -> str:
+    """' (estimate: the X price; …)' when the catalog's consistency check replaced this row by
+    the nearest region's price, else ''."""
+    from gpulint.pricing import adjustments
+
+    donor = adjustments.replaced_row(provider, name, region)
+    return (f" (estimate: the {donor} price; the source's {region} row failed the catalog's "
+            "consistency check)") if donor else ""

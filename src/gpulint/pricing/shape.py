@@ -13,7 +13,7 @@ from gpulint import providers
 from gpulint.config.overrides import PricingOverrides
 from gpulint.pricing import catalog
 from gpulint.pricing.components import where
-from gpulint.pricing.price_types import HourlyPrice, apply_overrides
+from gpulint.pricing.price_types import HourlyPrice, apply_overrides, estimate_note
 
 # GCP attaches T4/V100/P4/P100 to n1 hosts; the smallest standard host is the cheapest node.
 _GCP_HOST = "n1-standard-1"
@@ -40,7 +40,8 @@ def _instance_shapes(provider: str, region: str, model: str,
         if p is None or p.ondemand is None:
             continue
         listed = HourlyPrice(p.ondemand, p.spot, f"{provider} {spec.name} "
-                                                 f"{where(provider, spec.name, region)}")
+                                                 f"{where(provider, spec.name, region)}"
+                             + estimate_note(provider, spec.name, region))
         out.append(Shape(provider, spec.name, region, spec.gpu_model or model, spec.gpu_count,
                          apply_overrides(listed, provider, spec.name, overrides)))
     return out
@@ -59,7 +60,8 @@ def _gcp_attached_shapes(region: str, model: str, min_gpus: int,
             continue
         n = min_gpus
         listed = HourlyPrice(_plus(host.ondemand, n, p.ondemand), _plus(host.spot, n, p.spot),
-                             f"gcp {_GCP_HOST} + {n:g}× {acc.name} {region}")
+                             f"gcp {_GCP_HOST} + {n:g}× {acc.name} {region}"
+                             + estimate_note("gcp-accelerator", acc.name, region))
         out.append(Shape("gcp", f"{_GCP_HOST} + {n:g}× {acc.name}", region,
                          acc.gpu_model or model, n,
                          apply_overrides(listed, "gcp", _GCP_HOST, overrides)))

@@ -14,7 +14,8 @@ from gpulint.pipeline import ScanResult
 from gpulint.pricing import catalog_report
 from gpulint.report.exit import gate
 
-SCHEMA_VERSION = 1
+# 2: monthly_cost_usd is the expected cost (desired/initial count), not the minimum.
+SCHEMA_VERSION = 2
 
 
 def fingerprint(finding: Finding) -> str:
@@ -79,6 +80,7 @@ def _resource(res: Resource) -> dict[str, Any]:
                      "desired": _num(f.get("replicas.desired"))},
         "hourly_cost_usd": _num(f.get("cost.hourly")),
         "monthly_cost_usd": _num(f.get("cost.monthly")),
+        "monthly_cost_min_usd": _num(f.get("cost.monthly_min", f.get("cost.monthly"))),
         "monthly_cost_max_usd": _num(f.get("cost.monthly_max", f.get("cost.monthly"))),
         "price_basis": f.get("cost.basis"),
         "hours_per_month": _num(f.get("cost.hours")),
@@ -127,6 +129,11 @@ def potential_saving(findings: list[Finding]) -> float:
     return round(sum(best.values()), 2)
 
 
+def _total(resources: list[dict[str, Any]], key: str) -> float:
+    return round(sum(float(r[key]) for r in resources
+                     if r["monthly_cost_usd"] is not None and r[key] is not None), 2)
+
+
 def _suppressed(result: ScanResult) -> list[dict[str, Any]]:
     return [{**_finding(f), "suppression": {"path": s.path, "line": s.line, "reason": s.reason,
                                             "until": s.until.isoformat() if s.until else None}}
@@ -161,11 +168,11 @@ def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) ->
             "files_scanned": result.files_scanned,
             "gpu_resources": len(resources),
             "findings": counts,
+            # Every autoscaling pool at its expected (desired) size, fixed ones as they are …
             "monthly_cost_usd": round(sum(priced), 2),
-            # Every autoscaling pool at its maximum size (fixed-size resources as they are).
-            "monthly_cost_max_usd": round(sum(r["monthly_cost_max_usd"] for r in resources
-                                              if r["monthly_cost_usd"] is not None
-                                              and r["monthly_cost_max_usd"] is not None), 2),
+            # … and at either end of its range.
+            "monthly_cost_min_usd": _total(resources, "monthly_cost_min_usd"),
+            "monthly_cost_max_usd": _total(resources, "monthly_cost_max_usd"),
             "unpriced_resources": len(resources) - len(priced),
             "potential_saving_usd": potential_saving(result.findings),
             "not_evaluated": len(not_evaluated),

@@ -92,11 +92,17 @@ def _entry(change: str, head: dict[str, Any] | None, base: dict[str, Any] | None
     assert shown is not None
     before = base["monthly_cost_usd"] if base else 0.0
     after = head["monthly_cost_usd"] if head else 0.0
+    # Worst case: autoscaling pools at their maximum (a v1 report has no max: its figure).
+    before_max = base.get("monthly_cost_max_usd", before) if base and before is not None \
+        else before
+    after_max = head.get("monthly_cost_max_usd", after) if head and after is not None else after
     entry: dict[str, Any] = {"address": shown["address"], "path": shown["path"],
                              "line": shown["line"], "type": shown["type"],
                              "cloud": shown.get("cloud"), "change": change,
                              "before_usd": before, "after_usd": after,
-                             "delta_usd": _delta(before, after)}
+                             "delta_usd": _delta(before, after),
+                             "before_max_usd": before_max, "after_max_usd": after_max,
+                             "delta_max_usd": _delta(before_max, after_max)}
     if change == "renamed" and base:
         entry["renamed_from"] = base["address"]
     if change == "changed" and base and head:
@@ -157,11 +163,17 @@ def compare(base: dict[str, Any], head: dict[str, Any], base_ref: str) -> dict[s
     newly_keys = {key(f, {}) for f in newly}
     before_total = base["summary"]["monthly_cost_usd"]
     after_total = head["summary"]["monthly_cost_usd"]
+    before_max = base["summary"].get("monthly_cost_max_usd", before_total)
+    after_max = head["summary"].get("monthly_cost_max_usd", after_total)
     return {
         "base_ref": base_ref,
         "base_monthly_usd": before_total,
         "head_monthly_usd": after_total,
         "delta_usd": round(after_total - before_total, 2),
+        # The same with every autoscaling pool at its maximum: the worst case.
+        "base_monthly_max_usd": before_max,
+        "head_monthly_max_usd": after_max,
+        "delta_max_usd": round(after_max - before_max, 2),
         "resources": resources,
         "new_findings": [f for f in head["findings"] if key(f, {}) not in base_keys],
         "fixed_findings": [f for f in fixed if key(f, renamed) not in newly_keys],

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpulint.pricing.breakdown import breakdown, group_value
+from gpulint.report.budget import headline
 from gpulint.reporters.html_assets import CSS, JS, content_security_policy
 from gpulint.reporters.html_lists import findings_section, resources_section
 from gpulint.reporters.html_parts import (
@@ -57,7 +58,7 @@ def _count(n: Any) -> str:
 def _headline(report: dict[str, Any]) -> str:
     s = report["summary"]
     cat = report.get("catalog") or {}
-    top = s.get("monthly_cost_max_usd")
+    low, top = s.get("monthly_cost_min_usd", s["monthly_cost_usd"]), s.get("monthly_cost_max_usd")
     stats = [_stat("Monthly GPU cost", usd_data(s["monthly_cost_usd"], rounded=True),
                    "stat-monthly"),
              _stat("Potential saving / month", usd_data(s["potential_saving_usd"], rounded=True),
@@ -67,9 +68,10 @@ def _headline(report: dict[str, Any]) -> str:
              _stat("Could not evaluate", _count(s.get("not_evaluated")), "stat-not-evaluated"),
              _stat("Catalog date", f'<span class="v">{esc(cat.get("date") or "?")}</span>',
                    "stat-catalog")]
-    ceiling = ('<p class="note" id="ceiling">Autoscaling is priced at its minimum; at its '
-               f"maximum the bill is {usd_data(top)} a month.</p>"
-               if isinstance(top, (int, float)) and top > s["monthly_cost_usd"] else "")
+    ceiling = ('<p class="note" id="ceiling">Autoscaling is priced at its expected (desired) '
+               f"size; over its range the bill is {usd_data(low)} to {usd_data(top)} a month.</p>"
+               if isinstance(top, (int, float)) and isinstance(low, (int, float)) and top != low
+               else "")
     return '<section class="stats" aria-label="Headline figures">' + "".join(stats) + \
         "</section>" + ceiling
 
@@ -161,10 +163,12 @@ def _diff_section(d: dict[str, Any]) -> str:
     for e in changed[:PAIRS]:
         label, title = short(f"{e['change']}: {e['address']}")
         before, after = e.get("before_usd") or 0.0, e.get("after_usd") or 0.0
-        text = esc(f"{usd_compact(before)} → {usd_compact(after)} "
+        side = e.get("after_usd") if e["change"] != "removed" else e.get("before_usd")
+        text = esc(f"{e['change']}, not priced" if side is None else
+                   f"{usd_compact(before)} → {usd_compact(after)} "
                    f"({usd_compact(e.get('delta_usd'), signed=True)})"
                    if e["change"] not in ("added", "removed") else
-                   f"{e['change']} {usd_compact(after if e['change'] == 'added' else before)}")
+                   f"{e['change']} {usd_compact(side)}")
         pairs.append(Pair(label, before, after, text, title))
     rows = [[esc(e["change"]), f"<code>{esc(e['address'])}</code><br>{where(e)}",
              usd_data(e.get("before_usd")), usd_data(e.get("after_usd")),
@@ -193,9 +197,14 @@ def render_diff(d: dict[str, Any], head: dict[str, Any], group_by: str = "team")
              _stat("Resources changed", _count(changed), "stat-changed"),
              _stat("New findings", _count(len(d["new_findings"])), "stat-new"),
              _stat("Fixed findings", _count(len(d["fixed_findings"])), "stat-fixed")]
-    unpriced = (f'<p class="note">{d["unpriced_changes"]} changed resource(s) could not be '
-                "priced; the totals count priced resources only.</p>"
+    unpriced = (f'<p class="note">{d["unpriced_changes"]} changed resource(s) not priced; '
+                "the totals count priced resources only.</p>"
                 if d.get("unpriced_changes") else "")
+    verdict = headline(d.get("budget"))
+    if verdict:
+        failed = (d.get("budget") or {}).get("failed")
+        unpriced += (f'<p class="note" id="budget" role="{"alert" if failed else "status"}">'
+                     f"<strong>{esc(verdict)}</strong></p>")
     body = [('<header><h1>GPU cost change</h1><p class="sub">Against '
             f"<code>{esc(d['base_ref'])}</code>: {esc(usd(d['delta_usd'], signed=True))}"
             "/month</p></header>"),

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gpulint.report.budget import headline
 from gpulint.reporters import md_sections as sections
 from gpulint.reporters.finding_order import SEVERITIES, sorted_findings
 from gpulint.reporters.md_escape import code_span, escape_text
@@ -63,13 +64,21 @@ def _budget(diff: dict[str, Any], delta: Any) -> list[str]:
     """The cost guardrail (gpulint diff --max-increase): over budget is the headline's
     first news, as a GitHub alert; within budget, one quiet line."""
     limit = diff.get("max_increase_usd")
+    budget = diff.get("budget") or {}
+    if budget.get("status") == "unpriced" or (budget.get("failed") and not
+                                              diff.get("max_increase_exceeded")):
+        return ["", "> [!CAUTION]", f"> **{escape_text(headline(budget) or '', 2000)}**", ""]
     if limit is None:
         return []
     if diff.get("max_increase_exceeded"):
         return ["", "> [!CAUTION]",
                 f"> **Over budget**: this change adds {usd_compact(delta)}/mo of GPU cost, more "
                 f"than the {usd_compact(limit)}/mo allowed. The check fails.", ""]
-    return [f"Within budget: at most {usd_compact(limit)}/mo more is allowed."]
+    line = f"Within budget: at most {usd_compact(limit)}/mo more is allowed."
+    if budget.get("unpriced"):
+        line += (f" {len(budget['unpriced'])} changed GPU resource(s) not priced, allowed by "
+                 "--allow-unpriced.")
+    return [line]
 
 
 def _counts_line(report: dict[str, Any], diff: dict[str, Any] | None) -> str:

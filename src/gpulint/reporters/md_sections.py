@@ -108,7 +108,7 @@ def _changed_resource(r: dict[str, Any]) -> list[str]:
         if change not in ("added", "removed"):
             item += f" ({usd_compact(before)} → {usd_compact(after)})"
     else:
-        item += " · cost not known"
+        item += " · not priced"
     return [item]
 
 
@@ -132,6 +132,9 @@ def _resource(r: dict[str, Any]) -> list[str]:
         gpus += f" ×{count}"
     cost = r.get("monthly_cost_usd")
     money = "not priced" if cost is None else f"{usd_compact(cost)}/mo"
+    low, top = r.get("monthly_cost_min_usd"), r.get("monthly_cost_max_usd")
+    if cost is not None and low is not None and top is not None and low != top:
+        money += f" (range {usd_compact(low)}–{usd_compact(top)})"
     return [f"- {code_span(r.get('address'), NAME_CHARS)} · {escape_text(gpus, NAME_CHARS)} · "
             f"{money}"]
 

@@ -131,10 +131,11 @@ def _whole(v: Any) -> str:
 def _resource(r: dict[str, Any], c: Colour, verbose: bool) -> list[str]:
     what = r["instance_type"] or (f"{r['gpu_count'] or '?'}× {r['gpu_model'] or 'GPU'}")
     cost = _whole(r["monthly_cost_usd"])
-    top = r.get("monthly_cost_max_usd")
-    if top is not None and r["monthly_cost_usd"] is not None and top != r["monthly_cost_usd"]:
-        # Autoscaling pools are priced at their minimum size; say so and show the ceiling.
-        cost = f"{cost}/month at the minimum {r['replicas']['min']}, up to {_whole(top)}"
+    low, top = r.get("monthly_cost_min_usd"), r.get("monthly_cost_max_usd")
+    if top is not None and r["monthly_cost_usd"] is not None and top != low:
+        # Autoscaling pools: the expected size, and the range it can move in beside it.
+        low = r["monthly_cost_usd"] if low is None else low
+        cost = f"{cost}/month expected, range {_whole(low)}–{_whole(top)}"
     count = f" × {r['count']:g}" if isinstance(r.get("count"), (int, float)) else ""
     cost = f"{cost}/month" if r["monthly_cost_usd"] is not None else cost
     out = fit(f"{keep(r['path'] + ':' + str(r['line']))} {r['address']}  {keep(what + count)} "
@@ -197,9 +198,9 @@ def _totals(report: dict[str, Any]) -> str:
     return (
         f"{plural(s['gpu_resources'], 'GPU resource')} in {plural(s['files_scanned'], 'file')}: "
         f"{usd_whole(s['monthly_cost_usd'])}/month"
-        + (f" (up to {usd_whole(s['monthly_cost_max_usd'])} with autoscaling at its maximum)"
-           if s.get("monthly_cost_max_usd", s["monthly_cost_usd"]) > s["monthly_cost_usd"]
-           else "")
+        + (f" expected (autoscaling range {usd_whole(low)}–{usd_whole(top)})"
+           if (top := s.get("monthly_cost_max_usd", s["monthly_cost_usd"]))
+           != (low := s.get("monthly_cost_min_usd", s["monthly_cost_usd"])) else "")
         + (f", {s['unpriced_resources']} not priced" if s["unpriced_resources"] else "")
         + f"; potential saving {usd_whole(s['potential_saving_usd'])}/month")
 

@@ -64,7 +64,9 @@ def _aks_pool(inst: ResourceInstance, pool: Any, location: Any = None,
     if isinstance(autoscale, Unknown):
         scaling(res, autoscale, autoscale, count)
     elif autoscale is True:
-        scaling(res, pool.get("min_count", 0), pool.get("max_count", count), count)
+        # With the autoscaler on, node_count is the pool's initial/current size (else min).
+        scaling(res, pool.get("min_count", 0), pool.get("max_count", count),
+                pool.get("node_count"))
     else:
         fixed_count(res, count)
     shutdown(res)

@@ -160,11 +160,28 @@ def google_compute_instance_group_manager(inst: ResourceInstance) -> Resource:
     else:
         res = _vm(inst, template.view, where)  # the template's labels go on the VMs
     size = v.get("target_size")
+    policy = _autoscaler_policy(inst)
     # Regional managers spread target_size over their zones; it is the total, not per zone.
-    fixed_count(res, size if size is not None else
-                Unknown("no target_size: the size is set by an autoscaler"))
+    if policy is not None:  # an autoscaler sets the size within its bounds; target_size starts it
+        scaling(res, policy.get("min_replicas", 0), policy.get("max_replicas"), size)
+        res.facts["replicas.source"] = "autoscaling_policy of the autoscaler that targets it"
+    else:
+        fixed_count(res, size if size is not None else
+                    Unknown("no target_size: the size is set by an autoscaler"))
     shutdown(res)
     return res
+
+
+_AUTOSCALERS = ("google_compute_autoscaler", "google_compute_region_autoscaler")
+
+
+def _autoscaler_policy(group: ResourceInstance) -> Any:
+    """The autoscaling_policy of the autoscaler in the same module whose target is this group."""
+    for (type_, _name), peers in group.peers.items():
+        for peer in peers if type_ in _AUTOSCALERS else []:
+            if link(peer, peer.view, ("target",), group.type) is group:
+                return peer.view.first("autoscaling_policy") or EMPTY
+    return None
 
 
 def _pool(inst: ResourceInstance, pool: Any, location: Any, address: str | None = None,
@@ -188,7 +205,11 @@ def _pool(inst: ResourceInstance, pool: Any, location: Any, address: str | None 
     slice_nodes = topology_nodes(policy.get("tpu_topology"), node.get("machine_type"))
     per_zone = True
     if auto is not None:
-        per_zone = _autoscaling(res, auto, fixed)
+        # The declared size (node_count, else initial_node_count) is where the pool starts and
+        # the expected size; without one, the minimum.
+        initial = pool.get("node_count")
+        per_zone = _autoscaling(res, auto, initial if initial is not None
+                                else pool.get("initial_node_count"))
     elif slice_nodes is not None and pool.get("node_count") is None:
         fixed_count(res, slice_nodes)  # a multi-host slice: every VM of the topology
     else:
