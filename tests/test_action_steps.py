@@ -153,14 +153,25 @@ def test_within_budget_passes(checkout: Path, gh: FakeGitHub) -> None:
     assert "Within budget" in body and "Over budget" not in body
 
 
+def _base_config(work: Path, text: str) -> None:
+    """Commit ``text`` as the base branch's .gpulint.yaml and bring it into the pull request."""
+    _git(work, "checkout", "main")
+    (work / ".gpulint.yaml").write_text(text)
+    _git(work, "add", ".gpulint.yaml")
+    _git(work, "commit", "-m", "gate")
+    _git(work, "push", "origin", "main")
+    _git(work, "checkout", "scale-up")
+    _git(work, "merge", "--no-edit", "main")
+
+
 def test_configuration_fail_on_and_max_increase_apply_when_inputs_are_empty(
         checkout: Path, gh: FakeGitHub) -> None:
+    _base_config(checkout, "fail_on: never\nthresholds:\n  max_increase_usd: 500\n")
     config = checkout / ".gpulint.yaml"
-    config.write_text("fail_on: never\nthresholds:\n  max_increase_usd: 500\n")
     code, _, out = _job(checkout, gh, {"config": str(config)})
-    assert out["status"] == "0"  # fail_on: never from the file
-    assert out["over-budget"] == "true" and code == 1  # max_increase_usd from the file
-    config.write_text("fail_on: warning\n")
+    assert out["status"] == "0"  # fail_on: never from the base's file
+    assert out["over-budget"] == "true" and code == 1  # max_increase_usd from the base's file
+    _base_config(checkout, "fail_on: warning\n")
     code, log, out = _job(checkout, gh, {"config": str(config)})
     assert out["status"] == "1" and out["over-budget"] == "false"
     assert code == 1 and "findings at or above fail-on" in log
@@ -186,3 +197,25 @@ def test_an_unpriced_gpu_addition_fails_the_budget(checkout: Path, gh: FakeGitHu
     code, log, out = _job(checkout, gh, {"max-increase": "1000000", "fail-on": "never",
                                          "allow-unpriced": "true"})
     assert out["over-budget"] == "false" and code == 0, log
+
+
+@pytest.mark.parametrize(("head", "key"), [
+    ("fail_on: never\nthresholds:\n  max_increase_usd: 500\n", "fail_on"),
+    ("fail_on: warning\nignore: [gpu-missing-cost-tags]\nthresholds:\n  max_increase_usd: 500\n",
+     "ignore"),
+    ("fail_on: warning\nexclude: ['**']\nthresholds:\n  max_increase_usd: 500\n", "exclude"),
+    ("fail_on: warning\nthresholds:\n  max_increase_usd: 1000000000\n", "thresholds")])
+def test_the_pull_request_does_not_set_its_own_gate(checkout: Path, gh: FakeGitHub,
+                                                     head: str, key: str) -> None:
+    """The base gates (fail_on: warning; a $500/month budget); the head's loosening is shown
+    in the comment and not applied: the check still fails."""
+    _base_config(checkout, "fail_on: warning\nthresholds:\n  max_increase_usd: 500\n")
+    (checkout / ".gpulint.yaml").write_text(head)
+    _git(checkout, "commit", "-am", "loosen the gate")
+    code, log, out = _job(checkout, gh, {})
+    assert out["status"] == "1" and out["over-budget"] == "true" and code == 1, log
+    body = gh.comments(REPO, PR)[0]["body"]
+    assert "This pull request changes gating settings" in body
+    assert f"`{key} " in body, body
+    block = body[body.index("changes gating settings"):].split("\n\n")[1]
+    assert block.startswith(f"- `{key} ") and "\n" not in block, block  # only that key moved

@@ -144,6 +144,10 @@ def run_scan(params: dict[str, Any], paths: list[str]) -> tuple[Any, Any]:
               help="Report only findings not recorded in this baseline (gpulint baseline).",
               cls=ConfiguredOption, config_key=("baseline",))
 @click.option("--no-baseline", is_flag=True, help="Report every finding, baselined ones too.")
+@click.option("--gate-base", "gate_base", metavar="REF",
+              help="Take the gating settings (fail_on, strict, select, ignore, exclude, rules, "
+                   "thresholds, suppressions) from REF's configuration, not the work tree's: "
+                   "a pull request does not set its own gate.")
 @click.option("--show-suppressed", is_flag=True, help="List the findings hidden by suppressions.")
 @click.option("--sarif-root", type=click.Path(exists=True, file_okay=False),
               help="SARIF: the directory file URIs are relative to (default: the git top level "

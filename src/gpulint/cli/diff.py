@@ -21,6 +21,7 @@ from gpulint.units import usd as money
 
 HEADERS = ("Change", "Resource", "Location", "Before", "After", "Delta")
 NUMERIC = frozenset({3, 4, 5})
+GATE_NOTE = "This change edits gating settings, not applied to its own run: "
 
 
 def _cells(e: dict[str, Any]) -> list[str]:
@@ -83,6 +84,8 @@ def render_text(d: dict[str, Any], verbose: bool = False) -> str:
     from gpulint.reporters.text import price_note
 
     out = [_headline(d)]
+    if d.get("gate_changes"):
+        out.append(GATE_NOTE + "; ".join(d["gate_changes"]))
     shown = [e for e in d["resources"] if verbose or e["change"] != "unchanged"]
     unchanged = sum(1 for e in d["resources"] if e["change"] == "unchanged")
     if shown:
@@ -119,6 +122,10 @@ def render_markdown(d: dict[str, Any]) -> str:
     from gpulint.reporters.text import price_note
 
     out = ["## GPU cost change", "", f"**{_headline(d)}**", ""]
+    if d.get("gate_changes"):
+        from gpulint.reporters.md_escape import code_span
+
+        out += [GATE_NOTE + "; ".join(code_span(c) for c in d["gate_changes"]), ""]
     changed = [e for e in d["resources"] if e["change"] != "unchanged"]
     if changed:
         out += markdown_table(HEADERS, [_cells(e) for e in changed], NUMERIC)
@@ -192,6 +199,8 @@ def diff(paths: tuple[str, ...], base_ref: str | None, compare_to: str | None,
     if not base_ref and not compare_to:
         raise click.UsageError("give --base REF or --compare-to REPORT.json")
     targets = list(paths) or ["."]
+    # Against a git base, the base's configuration gates: the change does not set its own gate.
+    kwargs["gate_base"] = None if compare_to else base_ref
     settings = build_settings(kwargs, targets)
     rules = configured_rules(settings)
     max_increase = settings.max_increase_usd
@@ -209,6 +218,7 @@ def diff(paths: tuple[str, ...], base_ref: str | None, compare_to: str | None,
     head = report_mod.build(scan_mod.run(targets, rules, settings), settings.pricing.hours,
                             show_suppressed=True)
     data = diff_mod.compare(base, head, label)
+    data["gate_changes"] = click.get_current_context().meta.get("gpulint.gate_changes", [])
     budget = budget_mod.verdict(data, head, max_increase, settings.budget_basis,
                                 settings.allow_unpriced, settings.strict)
     output_mod.emit(writers(data, head, verbose)[fmt](), output)

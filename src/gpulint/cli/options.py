@@ -136,8 +136,11 @@ def build_settings(params: dict[str, Any], paths: list[str], *, report_given_fil
         max_increase_usd=params.pop("max_increase", None),
         baseline=params.pop("baseline_file", None), no_baseline=params.pop("no_baseline", False),
         allow_unpriced=bool(params.pop("allow_unpriced", False)), progress=progress)
+    explicit, gate_base = params.pop("config_file"), params.pop("gate_base", None)
     try:
-        config = resolve(params.pop("config_file"), paths)
+        config = resolve(explicit, paths)
+        if gate_base:
+            config = _base_gate(config, gate_base, paths, explicit)
         settings = settings_mod.build(config, flags)
     except ConfigError as e:
         fail_usage(str(e))
@@ -177,3 +180,20 @@ def _check_regions(settings: Settings, from_flags: bool) -> None:
     problems += catalog_problems(settings.clusters)
     if problems:
         fail_usage("\n".join(problems))
+
+
+def _base_gate(config: Any, ref: str, paths: list[str], explicit: str | None) -> Any:
+    """The gating settings of ``ref``'s configuration over the head's; the head's own changes
+    to them are kept in the context for the report (`gate_changes`) and said on stderr."""
+    from gpulint.report.base_gate import overlay
+    from gpulint.report.git_base import GitError
+
+    try:
+        merged, changes = overlay(config, ref, paths, explicit)
+    except GitError as e:
+        raise click.UsageError(f"gating from {ref}: {e}") from None
+    click.get_current_context().meta["gpulint.gate_changes"] = changes
+    if changes:
+        click.echo("gpulint: this change edits gating settings, not applied to its own run "
+                   f"(the gate is {ref}'s): " + "; ".join(changes), err=True)
+    return merged

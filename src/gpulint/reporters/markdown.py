@@ -176,6 +176,16 @@ def _footer(report: dict[str, Any]) -> list[str]:
     return ["<sub>" + " · ".join(bits) + "</sub>"]
 
 
+def _gate_changes(diff: dict[str, Any] | None) -> list[str]:
+    """Gating settings the pull request edits: shown, never applied to its own run."""
+    changes = (diff or {}).get("gate_changes") or []
+    if not changes:
+        return []
+    return ["**This pull request changes gating settings** (not applied to its own run; the "
+            "base branch's configuration gates it):", "",
+            *[f"- {code_span(str(c))}" for c in changes]]
+
+
 # --------------------------------------------------------------------------- render
 
 
@@ -192,7 +202,7 @@ def _compose(
     lines = [COMMENT_MARKER]
     if head_sha:
         lines.append(f"{HEAD_MARKER_PREFIX}{head_sha.lower()} -->")
-    blocks = [_headline(report, diff)]
+    blocks = [_headline(report, diff), _gate_changes(diff)]
     if diff:
         blocks.append(sections.changed_resources(diff, limits["changed"]))
     blocks.append([_counts_line(report, diff)])
