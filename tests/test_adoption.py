@@ -102,7 +102,11 @@ def test_fifty_old_findings_to_green_with_one_baseline(adopted: Path) -> None:
 
 def test_the_action_input_names_the_baseline(adopted: Path) -> None:
     work = adopted
-    (work / ".gpulint.yaml").unlink()  # no configuration: only the input names it
+    # No configuration, on the base branch too (gating settings, the baseline among them, come
+    # from the base): only the input names the baseline.
+    _git(work, "rm", "-q", ".gpulint.yaml")
+    _git(work, "commit", "-qm", "drop the configuration")
+    _git(work, "push", "-q", "origin", "HEAD:main")
     with FakeGitHub() as gh:
         gh.add_token(TOKEN, "github-actions[bot]", user_endpoint=False)
         gh.set_commits(REPO, PR, [HEAD_SHA])

@@ -193,9 +193,12 @@ def test_a_desired_size_change_moves_the_diff(tmp_path: Path,
     assert d["delta_usd"] == pytest.approx(_month(P4D, 6) - _month(P4D, 1), abs=0.05)
     assert d["delta_max_usd"] == 0.0  # the maximum did not move
     assert result.exit_code == 1 and d["budget"]["status"] == "over"
-    # The worst-case basis: the maximum is unchanged, so the same change is within budget.
+    # The worst-case basis: the maximum is unchanged, so the same change is within budget. The
+    # budget is a gating setting, read from the base commit: commit it there.
     (tmp_path / ".gpulint.yaml").write_text(
         "thresholds:\n  max_increase_usd: 1000\n  basis: max\n")
+    _git(tmp_path, "add", ".gpulint.yaml")
+    _git(tmp_path, "commit", "-qm", "budget")
     result = CliRunner().invoke(cli, ["diff", "--base", "HEAD", ".", "--format", "json",
                                       "--no-cache"])
     assert result.exit_code == 0 and json.loads(result.stdout)["budget"]["status"] == "within"

@@ -140,12 +140,15 @@ def test_non_workloads_and_node_agents_name_nothing(tmp_path: Path) -> None:
 
 
 def test_pods_that_select_gpu_nodes_without_requesting_gpus_are_named(tmp_path: Path) -> None:
+    """Such a pod is a GPU resource: its model from the selector, its count could not be
+    evaluated (it requests none), never dropped."""
     doc = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  template:\n"
            "    spec:\n      nodeSelector: {cloud.google.com/gke-accelerator: nvidia-l4}\n"
            "      containers: [{name: c, image: x}]\n")
     result = _scan(tmp_path, {"d.yaml": doc})
-    [note] = result.module_notes
-    assert note.address == "Deployment/d" and "request no accelerator" in note.reason
+    [res] = result.resources
+    assert res.address == "Deployment/d" and res.facts.get("gpu.model") == "L4"
+    assert any(fact == "gpu.count" for fact, _ in res.unknowns)
 
 
 def test_argo_parameters_are_strings_not_helm_templates(tmp_path: Path) -> None:

@@ -214,3 +214,12 @@ def test_same_body_as_github_and_a_dry_run_without_token(gl: FakeGitLab,
     monkeypatch.setenv("GITLAB_TOKEN", TOKEN)
     assert _comment("--diff", str(DATA / "pr_diff.json")).exit_code == 0
     assert _ours(gl)[0]["body"] == preview.stdout
+
+
+def test_a_project_path_is_url_encoded_in_the_notes_path() -> None:
+    """GitLab's API takes a project as its numeric id or its URL-encoded `group/project`."""
+    from gpulint.gitlab.note import notes_path
+
+    assert notes_path("42", 7) == "projects/42/merge_requests/7/notes"
+    assert notes_path("platform/ml infra", 7) == \
+        "projects/platform%2Fml%20infra/merge_requests/7/notes"
