@@ -122,7 +122,8 @@ def _sdk_identity() -> str:
     return f"helm-python-sdk {version} {' '.join(stamp)}"
 
 
-def _binary_identity(tool: str) -> str:
+def binary_identity(tool: str) -> str:
+    """A binary's identity for cache keys: its real path, size and modification time."""
     real = os.path.realpath(tool)
     try:
         st = os.stat(real)
@@ -135,7 +136,7 @@ def available() -> str | None:
     """The renderer that would run (its identity), or None when there is none."""
     tool = shutil.which("helm")
     if tool:
-        return f"helm {_binary_identity(tool)}"
+        return f"helm {binary_identity(tool)}"
     return f"Helm SDK ({_sdk_identity()})" if _sdk_dirs() is not None else None
 
 

@@ -173,12 +173,7 @@ def _renderer() -> str:
     """The Helm renderer's identity: the binary's path, size and date, or the SDK's version."""
     tool = shutil.which("helm")
     if tool:
-        real = os.path.realpath(tool)
-        try:
-            st = os.stat(real)
-        except OSError:
-            return real
-        return f"{real} {st.st_size} {st.st_mtime_ns}"
+        return helm.binary_identity(tool)
     return helm.available() or "none"
 
 
