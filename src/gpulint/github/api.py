@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpulint.github.credentials import NO_REDIRECTS, Secret, clean_token
+from gpulint.github.credentials import Secret, clean_token, exchange
 
 log = logging.getLogger("gpulint.github")
 
@@ -235,19 +235,7 @@ class GitHubClient:
             sent = self._headers(body is not None)
             req = urllib.request.Request(target, data=body, method=method, headers=sent)
             try:
-                with NO_REDIRECTS.open(req, timeout=self.timeout) as resp:
-                    raw = resp.read()
-                    status = resp.status
-                    headers = {k.lower(): v for k, v in resp.headers.items()}
-            except urllib.error.HTTPError as exc:
-                status = exc.code
-                headers = {k.lower(): v for k, v in (exc.headers or {}).items()}
-                try:
-                    raw = exc.read()
-                except Exception:  # a body we cannot read is just empty
-                    raw = b""
-                finally:
-                    exc.close()
+                status, headers, raw = exchange(req, self.timeout)
             except (
                 urllib.error.URLError, http.client.HTTPException, ConnectionError, TimeoutError
             ) as exc:

@@ -4,6 +4,7 @@ Authorization header to whatever host a Location names)."""
 
 from __future__ import annotations
 
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -36,6 +37,24 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 NO_REDIRECTS = urllib.request.build_opener(_NoRedirect)
+
+
+def exchange(req: urllib.request.Request, timeout: float) -> tuple[int, dict[str, str], bytes]:
+    """One request without following redirects: (status, lower-cased headers, body). An HTTP
+    error status is a response like any other; a connection failure raises (URLError,
+    HTTPException, ConnectionError, TimeoutError) for the caller's retry policy."""
+    try:
+        with NO_REDIRECTS.open(req, timeout=timeout) as resp:
+            return resp.status, {k.lower(): v for k, v in resp.headers.items()}, resp.read()
+    except urllib.error.HTTPError as exc:
+        headers = {k.lower(): v for k, v in (exc.headers or {}).items()}
+        try:
+            raw = exc.read()
+        except Exception:  # a body we cannot read is just empty
+            raw = b""
+        finally:
+            exc.close()
+        return exc.code, headers, raw
 
 
 def clean_token(token: str | None) -> str | None:

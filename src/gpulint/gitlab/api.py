@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from gpulint.github.api import parse_link_header
-from gpulint.github.credentials import NO_REDIRECTS, Secret, clean_token
+from gpulint.github.credentials import Secret, clean_token, exchange
 
 log = logging.getLogger("gpulint.gitlab")
 
@@ -104,17 +104,7 @@ class GitLabClient:
         while True:
             req = urllib.request.Request(target, data=data, method=method, headers=headers)
             try:
-                with NO_REDIRECTS.open(req, timeout=self.timeout) as resp:
-                    status, raw = resp.status, resp.read()
-                    got = {k.lower(): v for k, v in resp.headers.items()}
-            except urllib.error.HTTPError as exc:
-                status, got = exc.code, {k.lower(): v for k, v in (exc.headers or {}).items()}
-                try:
-                    raw = exc.read()
-                except Exception:  # a body we cannot read is just empty
-                    raw = b""
-                finally:
-                    exc.close()
+                status, got, raw = exchange(req, self.timeout)
             except (urllib.error.URLError, http.client.HTTPException, ConnectionError,
                     TimeoutError) as exc:
                 if attempt < self.max_retries:
