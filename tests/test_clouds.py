@@ -11,7 +11,7 @@ List prices used below (USD per hour, on demand unless said):
 - Nebius, skypilot-org/skypilot-catalog catalogs/v8/nebius/vms.csv @0082b04 (undated, read
   2026-11-27): gpu-h100-sxm 8gpu-128vcpu-1600gb 23.60; gpu-h200-sxm 1gpu-16vcpu-200gb 3.50,
   preemptible 1.45.
-- Lambda, skypilot-org/skypilot-catalog catalogs/v8/lambda/vms.csv @0f40703 (undated, read
+- Lambda, anycloud-sh/catalog lambda/vms.csv @62ff0a9 ("Update catalogs 2026-05-20", read
   2026-11-27): gpu_8x_h100_sxm5 31.92 in each of its 17 regions.
 """
 

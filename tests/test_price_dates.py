@@ -37,11 +37,12 @@ def test_each_provider_names_its_sources_and_their_dates() -> None:
     vantage = by_name["vantage instances data (tsaol/aws-gpu)"]
     assert provider_label(_sources(), "aws") == (
         f"skypilot-catalog v8 undated + vantage instances data (tsaol/aws-gpu) {vantage['date']}")
-    # The further clouds' sources: SkyPilot's undated OCI, Lambda and Nebius tables, and
-    # CoreWeave's resource-based pricing page as of its 2023-05-24 commit.
+    # The further clouds' sources: SkyPilot's undated OCI and Nebius tables, Lambda's from
+    # anycloud-sh/catalog's 2026-05-20 update, and CoreWeave's resource-based pricing page as
+    # of its 2023-05-24 commit.
     assert provider_dates(_sources()) == {"aws": f"{vantage['date']} (part undated)",
                                           "azure": any_["date"], "gcp": any_["date"],
-                                          "oci": "undated", "lambda": "undated",
+                                          "oci": "undated", "lambda": any_["date"],
                                           "nebius": "undated", "coreweave": "2023-05-24"}
 
 
