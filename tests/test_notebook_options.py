@@ -12,7 +12,7 @@ import jsonschema
 from gpulint import pipeline
 from gpulint.config.settings import Settings
 from gpulint.report.build import build
-from gpulint.reporters import markdown, text
+from gpulint.reporters import html, markdown, text
 from gpulint.ruleset import load_rules
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "jupyterhub_profiles")
@@ -59,6 +59,13 @@ def test_text_and_markdown_show_options_apart() -> None:
     md = markdown.render(report)
     assert "Options users can pick (3; per hour, not in the totals)" in md
 
+    page = html.render(report)
+    options = page.split('id="h-options">Options users can pick (3)')[1].split("</section>")[0]
+    assert "JupyterHub profile Large GPU / GPU / 2x H100" in options
+    assert "2× H100" in options and "/h" in options
+    resources = page.split('id="h-res">')[1].split("</section>")[0]
+    assert "JupyterHub profile" not in resources
+
 
 def test_the_option_annotation_marks_any_workload(tmp_path: Any) -> None:
     (tmp_path / "option.yaml").write_text(
@@ -71,3 +78,18 @@ def test_the_option_annotation_marks_any_workload(tmp_path: Any) -> None:
     result = pipeline.run([str(tmp_path)], load_rules(), Settings())
     assert result.resources == []
     assert [r.facts.get("option") for r in result.options] == ["on-demand sandbox"]
+
+
+def test_cost_lists_options_apart_from_the_total() -> None:
+    from gpulint.cli.cost import render_markdown, render_text
+    from gpulint.pricing.breakdown import breakdown
+
+    _, report = _report()
+    data = breakdown(report)
+    assert [o["option"] for o in data["options"]] == [o["option"] for o in report["options"]]
+    assert data["totals"]["monthly_usd"] == report["resources"][0]["monthly_cost_usd"]
+    out = render_text(data)
+    total, options = out.split("Options users can pick (3; per hour of use, not in the totals)")
+    assert "for 1 GPU resources" in total and "JupyterHub profile" not in total
+    assert "2× H100" in options and "JupyterHub profile T4 GPU" in options
+    assert "### Options users can pick (3;" in render_markdown(data)

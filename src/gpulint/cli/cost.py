@@ -33,6 +33,26 @@ def _cells(row: dict[str, Any]) -> list[str]:
             money(row["monthly_usd"])]
 
 
+OPTION_HEADERS = ("Option", "Location", "GPUs", "Hourly")
+
+
+def _option_rows(data: dict[str, Any]) -> list[list[str]]:
+    from gpulint.units import usd_rate
+
+    def gpus(o: dict[str, Any]) -> str:
+        count = f"{o['gpu_count']:g}× " if isinstance(o["gpu_count"], (int, float)) else ""
+        return count + (o["gpu_model"] or "unknown GPU")
+
+    return [[o["option"] or o["address"], f"{o['path']}:{o['line']}", gpus(o),
+             usd_rate(o["hourly_usd"]) if isinstance(o["hourly_usd"], (int, float))
+             else "not priced"] for o in data.get("options") or []]
+
+
+def _options_title(data: dict[str, Any]) -> str:
+    return (f"Options users can pick ({len(data['options'])}; per hour of use, not in the "
+            "totals)")
+
+
 def _totals(data: dict[str, Any]) -> tuple[list[list[str]], list[list[str]]]:
     t = data["totals"]
     return ([[p, money(v)] for p, v in t["by_provider"].items()],
@@ -67,6 +87,9 @@ def render_text(data: dict[str, Any], verbose: bool = True) -> str:
     out.append("")
     unpriced = f" ({t['unpriced_resources']} not priced)" if t["unpriced_resources"] else ""
     out.append(f"Total: {money(t['monthly_usd'])}/month for {len(rows)} GPU resources{unpriced}")
+    if data.get("options"):
+        out += ["", _options_title(data),
+                *text_table(OPTION_HEADERS, _option_rows(data), frozenset({3}))]
     out.append(price_note(data))
     return "\n".join(out) + "\n"
 
@@ -89,8 +112,11 @@ def render_markdown(data: dict[str, Any]) -> str:
     out += ["", f"### By tag `{t['group_by']}`", "",
             *markdown_table((t["group_by"], "Monthly"), groups, right)]
     unpriced = f" ({t['unpriced_resources']} not priced)" if t["unpriced_resources"] else ""
-    out += ["", f"**Total: {money(t['monthly_usd'])}/month**{unpriced}", "",
-            f"_{price_note(data)}_"]
+    out += ["", f"**Total: {money(t['monthly_usd'])}/month**{unpriced}"]
+    if data.get("options"):
+        out += ["", f"### {_options_title(data)}", "",
+                *markdown_table(OPTION_HEADERS, _option_rows(data), frozenset({3}))]
+    out += ["", f"_{price_note(data)}_"]
     return "\n".join(out) + "\n"
 
 

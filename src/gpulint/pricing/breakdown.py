@@ -60,4 +60,9 @@ def breakdown(report: dict[str, Any], group_by: str = "team") -> dict[str, Any]:
             "unpriced_resources": report["summary"]["unpriced_resources"],
         },
         "diagnostics": report["diagnostics"],
+        # Choices users may make (JupyterHub GPU profiles): per hour, outside every total.
+        "options": [{"address": o["address"], "path": o["path"], "line": o["line"],
+                     "option": o["option"], "gpu_model": o["gpu_model"],
+                     "gpu_count": o["gpu_count"], "hourly_usd": o["hourly_cost_usd"]}
+                    for o in report.get("options") or []],
     }

@@ -14,7 +14,7 @@ from typing import Any
 from gpulint.pricing.breakdown import breakdown, group_value
 from gpulint.report.budget import headline
 from gpulint.reporters.html_assets import CSS, JS, content_security_policy
-from gpulint.reporters.html_lists import findings_section, resources_section
+from gpulint.reporters.html_lists import findings_section, options_section, resources_section
 from gpulint.reporters.html_parts import (
     cost_figure,
     esc,
@@ -132,7 +132,7 @@ def _problems(report: dict[str, Any]) -> str:
 def _report_body(report: dict[str, Any], group_by: str) -> list[str]:
     return [_charts(report, group_by),
             findings_section(report["findings"], "Findings", "h-findings", filters=True),
-            _problems(report), resources_section(report, group_by)]
+            _problems(report), resources_section(report, group_by), options_section(report)]
 
 
 def render(report: dict[str, Any], group_by: str = "team") -> str:

@@ -50,7 +50,8 @@ th[aria-sort=descending] button::after{content:" \\25BC"}
 .s-warning td:first-child{color:var(--warn)}.s-info td:first-child{color:var(--info)}
 .findings td:nth-child(2) code{overflow-wrap:normal}.findings td:nth-child(4){min-width:16em}
 .findings td:nth-child(5),.findings th:nth-child(5),.resources td:nth-child(4),
-.resources th:nth-child(4),.resources td:nth-child(7),.resources th:nth-child(7){
+.resources th:nth-child(4),.resources td:nth-child(7),.resources th:nth-child(7),
+.options td:nth-child(4),.options th:nth-child(4){
 text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 .filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:6px 0;font-size:.85rem}
 .filters select{font:inherit}

@@ -1,4 +1,4 @@
-"""The two long tables of the HTML report: findings (sortable, filterable) and resources.
+"""The long tables of the HTML report: findings (sortable, filterable), resources and options.
 
 They grow with the scanned tree, so their markup is lean: no closing cell tags (optional in
 HTML), no per-cell attributes; the style sheet labels and aligns columns by position.
@@ -77,3 +77,27 @@ def resources_section(report: dict[str, Any], group_by: str) -> str:
                     "<details><summary>Every resource, most expensive first</summary>"
                     '<div class="scroll"><table class="list resources" id="resources-table">'
                     f"<thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table></div></details>")
+
+
+def options_section(report: dict[str, Any]) -> str:
+    """Choices users may make (JupyterHub GPU profiles): what an hour costs, in no total."""
+    rows = report.get("options") or []
+    if not rows:
+        return ""
+
+    def gpus(r: dict[str, Any]) -> str:
+        count = f"{r['gpu_count']:g}× " if isinstance(r.get("gpu_count"), (int, float)) else ""
+        return count + (r.get("gpu_model") or "unknown GPU")
+
+    body = "".join(
+        f"<tr><td><code>{esc(r['address'])}</code><br>{where(r)}<td>{esc(r.get('option'))}"
+        f"<td>{esc(gpus(r))}<td>"
+        + ("not priced" if r.get("hourly_cost_usd") is None
+           else esc(f"{usd(r['hourly_cost_usd'])}/h"))
+        for r in rows)
+    heads = "".join(f'<th scope="col">{h}</th>' for h in ("Resource", "Option", "GPUs",
+                                                          "Per hour"))
+    return _section("h-options", f"Options users can pick ({len(rows)})",
+                    "<p>Per hour of use; counted in no total, budget or rule.</p>"
+                    '<div class="scroll"><table class="list options">'
+                    f"<thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table></div>")
