@@ -177,6 +177,11 @@ FACTS: tuple[Fact, ...] = (
     Fact("cost.instance_type", "string", "the type priced, when it differs (SageMaker ml.*)",
          "facts", "str"),
     Fact("cost.note", "string", "a note for the price basis", "facts", "str"),
+    Fact("sagemaker.use", "string", "what a SageMaker ml.* instance runs, which picks its rate: "
+         "hosting, training, notebook or hyperpod", "facts", "str"),
+    Fact("cost.run_hours", "number", "hours one run of a job lasts at most (a SageMaker training "
+         "job's stoppingCondition): the hours priced, one run a month", "facts", "float"),
+    Fact("cost.run_hours_source", "string", "where cost.run_hours comes from", "facts", "str"),
     Fact("cost.compare_hourly", "number", "the hourly price cheaper alternatives are compared "
          "on, when it is not cost.hourly (a SageMaker endpoint's EC2 rate)", "pricing", "float"),
     Fact("cost.unpriced", "string", "why the catalog cannot price this resource (Cloud Run "

@@ -55,8 +55,15 @@ def resource_hours(res: Resource, opts: CostOptions) -> tuple[float, str]:
             return float(hours), f"hours for {pattern}"
     workload = res.facts.get("workload")
     if isinstance(workload, str) and workload in opts.hours_by_workload:
-        return float(opts.hours_by_workload[workload]), f"hours for workload {workload}"
-    return opts.hours, "default hours" if opts.hours == DEFAULT_HOURS else "hours option"
+        hours, how = float(opts.hours_by_workload[workload]), f"hours for workload {workload}"
+    else:
+        hours, how = opts.hours, "default hours" if opts.hours == DEFAULT_HOURS else "hours option"
+    run = res.facts.get("cost.run_hours")
+    if isinstance(run, (int, float)) and not isinstance(run, bool) and 0 <= run < hours:
+        # A job that stops by itself: one run a month, at most as long as its bound allows.
+        return float(run), f"one run a month, at most {run:g} h: " + str(
+            res.facts.get("cost.run_hours_source", "its run-time limit"))
+    return hours, how
 
 
 def count_bounds(res: Resource) -> tuple[int, int] | None:

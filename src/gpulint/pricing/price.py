@@ -229,9 +229,24 @@ def _region(res: Resource, provider: str, opts: CostOptions) -> tuple[Any, str]:
     return region, _REGION_HOW.get(str(source), "region")
 
 
+def _sagemaker(res: Resource, opts: CostOptions) -> HourlyPrice | Unknown:
+    """A SageMaker ml.* type at its own rate for its use, else the EC2 rate (sagemaker.py)."""
+    itype, ec2_type = res.facts.get("instance.type"), res.facts.get("cost.instance_type")
+    region, how = _region(res, "aws", opts)
+    for name, value in (("instance type", itype), ("region", region)):
+        if isinstance(value, Unknown):
+            return Unknown(f"{name} unknown: {value.reason}")
+    if not isinstance(ec2_type, str) or not isinstance(region, str):
+        return Unknown("instance type or region not set")
+    ec2 = node_price("aws", ec2_type, region, res.facts, opts.overrides)
+    return sagemaker.resource_price(res, region, how, ec2)
+
+
 def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPrice | Unknown:
     opts = opts or CostOptions()
     f = res.facts
+    if isinstance(f.get("sagemaker.use"), str):
+        return _sagemaker(res, opts)
     if res.source == "kubernetes":
         return _k8s_price(res, opts)
     unpriced = f.get("cost.unpriced")
@@ -245,16 +260,6 @@ def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPric
             return Unknown(f"{name} unknown: {value.reason}")
     if not isinstance(itype, str) or not isinstance(region, str) or not isinstance(provider, str):
         return Unknown("instance type or region not set")
-    if res.type == "aws_sagemaker_endpoint_configuration" and provider == "aws":
-        rate = sagemaker.hosting_rate(itype, region)  # its own rate, where the table has it
-        ec2 = node_price(provider, f.get("cost.instance_type", itype), region, f)
-        if rate is not None:
-            res.facts.pop("cost.note", None)
-            if isinstance(ec2, HourlyPrice) and ec2.ondemand is not None:
-                # Alternatives are EC2 offers: compared on the EC2 rate, the same basis.
-                res.facts["cost.compare_hourly"] = ec2.ondemand
-            return HourlyPrice(rate, None, f"aws {itype} {region} ({how}; {sagemaker.SOURCE})")
-    # Otherwise ml.* types are priced as the EC2 instance of the same name (cost.note says so).
     price = node_price(provider, f.get("cost.instance_type", itype), region, f, opts.overrides)
     if isinstance(price, Unknown):  # a type the catalog does not know: its cause, not a 2nd
         model = f.get("gpu.model")
@@ -363,6 +368,8 @@ def _source(res: Resource) -> str:
     from gpulint.pricing.catalog_report import basis_source
 
     f = res.facts
+    if sagemaker.source_of(res):
+        return f"SageMaker rates: {sagemaker.source_of(res)}"
     cloud = f.get("cost.cloud") or f.get("provider.cloud") or f.get("provider")
     return basis_source(cloud) if isinstance(cloud, str) else \
         f"catalog {catalog.metadata().get('snapshot_date')}"

@@ -206,6 +206,8 @@ def _group_resource(obj: K8sObject, group: PodGroup, ctx: Context,
     res.facts["shutdown"] = shutdown_of(res, tags)
     if group.read_as:
         res.facts["k8s.read_as"] = group.read_as
+    for fact, value in group.facts.items():  # what the kind says outright (SageMaker's use…)
+        res.set_fact(fact, value)
     return res
 
 

@@ -77,6 +77,7 @@ class PodGroup:
     unknown_count: Any = None  # Unknown: why the accelerators per pod cannot be read
     linkable: bool = True  # False: the operator provisions its own nodes (KAITO), no pool match
     read_as: str | None = None  # how a kind without a reader of its own was read (generic.py)
+    facts: dict[str, Any] = field(default_factory=dict)  # set last, over what the pod implies
 
     def __post_init__(self) -> None:
         self.pod = clean_pod(self.pod)

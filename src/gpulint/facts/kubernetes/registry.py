@@ -14,12 +14,19 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from gpulint.facts.kubernetes import batch_kinds, generic, kinds, operator_kinds, serving_kinds
+from gpulint.facts.kubernetes import (
+    batch_kinds,
+    generic,
+    kinds,
+    operator_kinds,
+    sagemaker_kinds,
+    serving_kinds,
+)
 from gpulint.facts.kubernetes.kinds import Context, PodGroup, Reader, api_group
 from gpulint.files.safe_yaml import safe_load
 
 READERS: dict[str, Reader] = {**kinds.READERS, **serving_kinds.READERS, **batch_kinds.READERS,
-                              **operator_kinds.READERS}
+                              **operator_kinds.READERS, **sagemaker_kinds.READERS}
 
 
 @dataclass(frozen=True)

@@ -216,19 +216,20 @@ def aws_autoscaling_group(inst: ResourceInstance) -> Resource:
     return res
 
 
-def sagemaker_instance(res: Resource, itype: Any) -> None:
-    """ml.* types run on the EC2 instance of the same name. The catalog's sources list EC2
-    prices only (no ml.* rows), so the EC2 rate is used and the basis says it is a lower bound."""
+def sagemaker_instance(res: Resource, itype: Any, use: str) -> None:
+    """ml.* types run on the EC2 instance of the same name; SageMaker bills them at a rate of
+    its own for each use (hosting, training, notebook, hyperpod), which pricing/sagemaker.py
+    looks up, falling back to the EC2 rate as a labelled lower bound."""
     if isinstance(itype, str) and itype.startswith("ml."):
         ec2 = itype[3:]
         set_instance(res, "aws", ec2)
         res.facts["instance.type"] = itype
         res.facts["cost.instance_type"] = ec2
-        res.facts["cost.note"] = (f"SageMaker {itype} priced at the EC2 {ec2} rate: the catalog "
-                                  "has no SageMaker prices, and SageMaker charges more than EC2 "
-                                  "for the same instance, so this is a lower bound")
+        res.facts["sagemaker.use"] = use
     else:
         set_instance(res, "aws", itype)
+        if isinstance(itype, Unknown):
+            res.facts["sagemaker.use"] = use
 
 
 def _model_env(model: ResourceInstance | None) -> dict[str, str]:
@@ -251,7 +252,7 @@ def aws_sagemaker_endpoint_configuration(inst: ResourceInstance) -> list[Resourc
             continue  # serverless endpoints have no GPU
         address = inst.address if len(variants) == 1 else f"{inst.address}.production_variants[{i}]"
         res = base(inst, "aws", v.get("tags", {}), address=address, workload="inference")
-        sagemaker_instance(res, pv.get("instance_type"))
+        sagemaker_instance(res, pv.get("instance_type"), "hosting")
         res.facts["capacity"] = "on-demand"  # real-time endpoints have no spot capacity
         managed = pv.first("managed_instance_scaling")
         count = pv.get("initial_instance_count", 1)
@@ -272,7 +273,7 @@ def aws_sagemaker_endpoint_configuration(inst: ResourceInstance) -> list[Resourc
 def aws_sagemaker_notebook_instance(inst: ResourceInstance) -> Resource:
     v = inst.view
     res = base(inst, "aws", v.get("tags", {}), workload="notebook")
-    sagemaker_instance(res, v.get("instance_type"))
+    sagemaker_instance(res, v.get("instance_type"), "notebook")
     res.facts["capacity"] = "on-demand"
     fixed_count(res, 1)
     config = linked(inst, v, ("lifecycle_config_name",),

@@ -3,8 +3,8 @@
 `awscc_sagemaker_cluster` (Cloud Control) writes the groups as a list of objects in
 `instance_groups`; the AWS provider's `aws_sagemaker_cluster` as `instance_group` blocks. Both
 name the group, its ml.* instance type and instance count; a group asks for spot capacity with
-`capacity_requirements.spot`. The catalog has no SageMaker prices, so ml.* types are priced at
-the EC2 rate of the same instance, a lower bound (as SageMaker endpoints are).
+`capacity_requirements.spot`. Groups are priced at SageMaker's HyperPod (Cluster) rate of
+their ml.* type where gpulint's table has it, else at the EC2 rate, a lower bound.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def _group(inst: ResourceInstance, group: Any, index: int, tags: Any) -> Resourc
     key = json.dumps(name) if isinstance(name, str) else str(index)
     res = base(inst, "aws", tags, address=f"{inst.address}.instance_groups[{key}]",
                workload="training")
-    sagemaker_instance(res, group.get("instance_type"))
+    sagemaker_instance(res, group.get("instance_type"), "hyperpod")
     res.set_fact("capacity", capacity(_spot(group)))
     fixed_count(res, group.get("instance_count", 1))
     shutdown(res)
