@@ -68,7 +68,9 @@ resource "aws_sagemaker_notebook_instance_lifecycle_configuration" "inline_idle"
   on_start = "IyEvYmluL2Jhc2gKSURMRV9USU1FPTM2MDAKcHl0aG9uIGF1dG8tc3RvcC5weSAtLXRpbWUgJElETEVfVElNRQo="
 }
 
-# expect: workload=notebook shutdown=idle instance.type=ml.g5.xlarge cost.monthly=734.38
+# SageMaker notebook instance rate of ml.g5.xlarge in us-east-1: $1.41/h (AWS Price List,
+# usage type USE1-Notebk:ml.g5.xlarge, bulk CSV published 2026-09-24) × 730 h = 1029.30.
+# expect: workload=notebook shutdown=idle instance.type=ml.g5.xlarge cost.monthly=1029.3
 resource "aws_sagemaker_notebook_instance" "with_autostop" {
   name                  = "research"
   role_arn              = "arn:aws:iam::123456789012:role/sm"

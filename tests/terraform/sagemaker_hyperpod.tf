@@ -1,7 +1,7 @@
 # SageMaker HyperPod clusters. The Cloud Control provider (awscc) lists instance groups as
 # objects, built here from a map of groups as HyperPod blueprints do; the AWS provider writes
-# instance_group blocks. ml.* types are priced at the EC2 rate of the same instance, a lower
-# bound (SageMaker charges more).
+# instance_group blocks. These ml.* types have no HyperPod rate in gpulint's table, so they are
+# priced at the EC2 rate of the same instance, a lower bound (SageMaker charges more).
 variable "worker_instance_type" {
   type        = string
   description = "Set per environment."
