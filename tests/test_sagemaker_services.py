@@ -201,7 +201,9 @@ def test_a_training_job_is_priced_per_run_at_the_training_rate(tmp_path: Path) -
     basis = str(res["price_basis"])
     assert "SageMaker on-demand training rate" in basis
     assert "one run a month, at most 10 h: stoppingCondition.maxRuntimeInSeconds = 36000" in basis
-    assert "gpu-training-on-demand" in _rules(report)
+    (finding,) = [f for f in report["findings"] if f["rule"] == "gpu-training-on-demand"]
+    assert finding["monthly_saving_usd"] is None  # managed spot has no per-type list price
+    assert "no per-type managed spot price" in finding["saving_basis"]
 
 
 def test_without_a_stopping_condition_a_run_lasts_the_default_day(tmp_path: Path) -> None:

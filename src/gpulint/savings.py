@@ -60,6 +60,8 @@ def _spot_saving(res: Resource, hours: float) -> tuple[float | None, str | None]
     price = priced(res)
     count = res.facts.get("cost.count")
     if price is None or price.spot is None or price.ondemand is None:
+        if isinstance(res.facts.get("sagemaker.use"), str):  # priced at a SageMaker rate
+            return None, "SageMaker publishes no per-type managed spot price"
         return None, "no spot price in the catalog"
     if not isinstance(count, (int, float)):  # never: pricing sets a price with its count
         return None, None

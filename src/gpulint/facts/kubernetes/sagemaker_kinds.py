@@ -15,7 +15,16 @@ import re
 from typing import Any
 
 from gpulint.facts.kubernetes.instance_pods import ec2_name, whole_node
-from gpulint.facts.kubernetes.kinds import Context, PodGroup, _count, as_dict, as_list, dig, scalar
+from gpulint.facts.kubernetes.kinds import (
+    Context,
+    PodGroup,
+    _count,
+    _one_unit,
+    as_dict,
+    as_list,
+    dig,
+    scalar,
+)
 from gpulint.model import Unknown
 from gpulint.pricing import catalog
 
@@ -85,9 +94,12 @@ def _training_job(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
     seconds, source = _runtime(dig(spec, "stoppingCondition", "maxRuntimeInSeconds"),
                                "stoppingCondition.maxRuntimeInSeconds")
     run = {"cost.run_hours": round(seconds / 3600, 4), "cost.run_hours_source": source}
-    return [_group(doc, suffix, itype, count, "training", "training",
-                   {**_facts(doc, itype, "training", spec.get("enableManagedSpotTraining")), **run})
-            for suffix, itype, count in _instance_groups(spec)]
+    groups = [_group(doc, suffix, itype, count, "training", "training",
+                     {**_facts(doc, itype, "training", spec.get("enableManagedSpotTraining")),
+                      **run})
+              for suffix, itype, count in _instance_groups(spec)]
+    _one_unit(groups, "SageMaker training job")  # its instances train one model together
+    return groups
 
 
 def _tuning_job(doc: dict[str, Any], ctx: Context) -> list[PodGroup]:
