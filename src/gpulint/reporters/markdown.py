@@ -161,13 +161,15 @@ def _footer(report: dict[str, Any]) -> list[str]:
     bits = []
     if catalog.get("source") or catalog.get("date"):
         src = escape_text(catalog.get("source") or "unknown source", sections.TEXT_CHARS)
-        from gpulint.reporters.text import dates_text
+        from gpulint.reporters.text import dates_text, managed_note
 
         date = escape_text(dates_text(report) if catalog.get("date") else "undated",
                            sections.TEXT_CHARS)
         bits.append(f"Prices: {src}, list prices of {date}")
         if catalog.get("stale_note"):
             bits.append(escape_text(catalog["stale_note"], sections.TEXT_CHARS))
+        if managed := managed_note(report).strip():
+            bits.append(escape_text(managed, sections.TEXT_CHARS))
     if hours:
         bits.append(f"{escape_text(hours, sections.NAME_CHARS)} h/month")
     name, version = tool.get("name") or "gpulint", tool.get("version") or ""

@@ -253,7 +253,9 @@ def short_price_note(report: dict[str, Any]) -> str:
     dates = dates_text(report, short=True)
     what = f"{kind} of {dates}" if dates == str(cat.get("date")) else \
         (f"{dates} (with overrides)" if cat.get("pricing_overrides") else dates)
-    return f"Prices: {what}{stale}, {report['hours_per_month']:g} h/month"
+    managed = managed_note(report)
+    return f"Prices: {what}{stale}, {report['hours_per_month']:g} h/month" + (
+        f".{managed}" if managed else "")
 
 
 def price_note(report: dict[str, Any]) -> str:
@@ -264,4 +266,15 @@ def price_note(report: dict[str, Any]) -> str:
     origin, source = cat.get("origin") or "unknown", cat.get("source") or "unknown"
     return (f"Prices: {kind} of {dates_text(report)} (catalog {origin}; source {source}), "
             f"{report['hours_per_month']:g} h/month unless noted, USD."
+            + managed_note(report)
             + (f" Note: {cat['stale_note']}." if cat.get("stale_note") else ""))
+
+
+def managed_note(report: dict[str, Any]) -> str:
+    """Managed services billed at their own rates are dated by those rates, not the catalog's
+    instance prices: said once, the date is in each resource's basis."""
+    bases = [str(r.get("price_basis") or r.get("basis") or "")
+             for r in report.get("resources", [])]
+    if any("SageMaker rates:" in b for b in bases):
+        return " SageMaker ml.* instances at SageMaker's own rates, dated in each basis."
+    return ""
