@@ -54,8 +54,8 @@ def test_without_a_configured_region_the_alternative_is_in_the_default_region() 
 def test_a_pod_whose_shapes_were_replaced_there_is_priced_as_an_estimate(
         tmp_path: object) -> None:
     """8 A100 80GB in us-central1: a2-ultragpu-8g's row there is another rate, replaced by the
-    catalog check with its nearest region's price; the pod is priced, and its basis says it is
-    an estimate."""
+    catalog check with its host part + 8 A100 80GB at the GPU's nearest-region price; the pod
+    is priced, and its basis says how."""
     import pathlib
 
     path = pathlib.Path(str(tmp_path)) / "job.yaml"
@@ -69,5 +69,5 @@ def test_a_pod_whose_shapes_were_replaced_there_is_priced_as_an_estimate(
     result = scan.run([str(path)], [])
     facts = result.resources[0].facts
     assert isinstance(facts["cost.monthly"], float)
-    assert f"(estimate: the {donor} price; the source's us-central1 row failed" \
-        in facts["cost.basis"]
+    assert (f"(derived: host + 8× nvidia-a100-80gb, the GPUs at the {donor} price; the "
+            "source's us-central1 row failed") in facts["cost.basis"]

@@ -41,10 +41,13 @@ def _rows(raw: dict[str, Any], tables: tuple[str, ...]):  # type: ignore[no-unty
                 yield prov, table, name, regions
 
 
-def _table_row(path: str, name: str, region: str) -> dict[str, str]:
+def _table_row(path: str, name: str, region: str, accelerator: str | None = None,
+               count: str | None = None) -> dict[str, str]:
     with open(TABLES / path, newline="", encoding="utf-8") as fh:
         found = [r for r in csv.DictReader(fh)
-                 if r["InstanceType"] == name and r["Region"] == region]
+                 if r["InstanceType"] == name and r["Region"] == region
+                 and accelerator in (None, r["AcceleratorName"])
+                 and count in (None, r["AcceleratorCount"])]
     assert len(found) == 1, (name, region)
     return found[0]
 
@@ -78,21 +81,33 @@ def test_spot_is_meaningfully_below_ondemand_or_flagged(raw: dict[str, Any]) -> 
 def test_known_bad_rows_are_replaced_with_their_reason(raw: dict[str, Any]) -> None:
     """a3-highgpu-8g in us-central1 (43.07 USD/h, spot only 17 % below, while us-east4 lists
     87.83) and A100 in europe-west4 (about 35 % below us-central1) are not shipped at those
-    figures: the nearest region's price stands in."""
+    figures: a machine type is derived from its host part and its GPUs, a bare GPU row takes
+    the nearest region's price."""
     gcp = raw["providers"]["gcp"]
     entries = {(e["name"], e["region"]): e for e in raw["adjustment_rows"]
                if e["provider"] == "gcp" and e["action"] == "replaced"}
-    for name, region in (("a3-highgpu-8g", "us-central1"), ("a2-highgpu-1g", "europe-west4"),
-                         ("nvidia-tesla-a100", "europe-west4")):
-        table = "accelerator_prices" if name.startswith("nvidia") else "prices"
+    gpu = entries[("nvidia-tesla-a100", "europe-west4")]
+    assert gpu["basis"] == "nearest region" and gpu["table"] == "accelerator_prices"
+    assert gcp["accelerator_prices"]["nvidia-tesla-a100"]["europe-west4"] == gpu["estimate"] \
+        == gcp["accelerator_prices"]["nvidia-tesla-a100"][gpu["estimate_from"]]
+    for name, region, api, n in (("a3-highgpu-8g", "us-central1", "nvidia-h100-80gb", 8),
+                                 ("a2-highgpu-1g", "europe-west4", "nvidia-tesla-a100", 1)):
         entry = entries[(name, region)]
-        assert gcp[table][name][region] == entry["estimate"]
-        assert gcp[table][name][region] == gcp[table][name][entry["estimate_from"]]
-        assert entry["table"] == table and "anycloud-sh/catalog 2026-05-20" in entry["source"]
-        assert "below" in entry["reason"]
-    # The rejected figures are the table's, and the kept neighbour is untouched.
+        assert entry["basis"] == f"derived: host + {n}× {api}" and entry["table"] == "prices"
+        assert gcp["prices"][name][region] == entry["estimate"]
+        # host part + N × the GPU price now shipped for that region (itself replaced there)
+        part = gcp["accelerator_prices"][api][region][0]
+        assert entry["estimate"][0] == pytest.approx(entry["host"][0] + n * part, abs=1e-4)
+        assert "anycloud-sh/catalog 2026-05-20" in entry["source"]
+        assert "below" in entry["reason"] and "derived price" in entry["reason"]
+    # The rejected figures are the table's; the host part is the row less its GPUs at the
+    # table's own per-GPU price there; the kept neighbour is untouched.
     bad = _table_row("gcp/vms.csv", "a3-highgpu-8g", "us-central1")
-    assert entries[("a3-highgpu-8g", "us-central1")]["ondemand"] == float(bad["Price"])
+    bad_gpu = _table_row("gcp/accelerators.csv", "", "us-central1", accelerator="H100", count="1")
+    entry = entries[("a3-highgpu-8g", "us-central1")]
+    assert entry["ondemand"] == float(bad["Price"])
+    assert entry["host"][0] == pytest.approx(float(bad["Price"]) - 8 * float(bad_gpu["Price"]),
+                                             abs=1e-4)
     good = _table_row("gcp/vms.csv", "a3-highgpu-8g", "us-east4")
     assert gcp["prices"]["a3-highgpu-8g"]["us-east4"][0] == float(good["Price"])
 
@@ -137,24 +152,69 @@ def test_nearest_region_stays_in_its_area_and_never_overstates() -> None:
     assert nearest("us-central1", far, far) == "sa-east1"  # no area match: the cheapest
 
 
+# Google Cloud list prices, USD per hour on demand, from the Cloud Billing Catalog API SKUs
+# (vCPU + memory + GPU + bundled Local SSD) as recorded in Cyclenerd/google-cloud-pricing-cost-
+# calculator pricing.yml, commit 0166a59ebba7c36f2cc8c931d9f258dcebc44776, "generated: Thu Mar 6
+# 2025"; not read from gpulint's catalog.
+A3_HIGHGPU_8G_US_CENTRAL1 = 88.4899999  # 8× H100 80GB, 208 vCPU, 1872 GB, 6000 GB Local SSD
+A2_HIGHGPU_1G_EUROPE_WEST4 = 3.747972  # 1× A100 40GB, 12 vCPU, 85 GB
+A2_HIGHGPU_1G_ASIA_NORTHEAST1 = 4.049590926
+
+
 def test_flagship_rows_are_priced_within_5_percent_of_list() -> None:
-    """GCP list prices (not read from the catalog): a3-highgpu-8g us-central1 = 8 × the H100
-    a3-highgpu-1g share, $10.9791/GPU-hour on demand (Google Cloud Billing Catalog API, Compute
-    Engine GPU + vCPU + RAM SKUs, recorded in tgarg01/silybench-data derived/cost.json, checked
-    2026-09-26) = $87.83/h; a2-highgpu-8g europe-west4 = 8 × a2-highgpu-1g's $3.747972/h (the
-    same catalog, recorded in Cyclenerd/google-cloud-pricing-cost-calculator pricing.yml,
-    generated 2025-03-06) = $29.98/h."""
+    """The two rows issue 28 found unpriced, and one priced from its parts against its list
+    price: a2-highgpu-1g in europe-west4 is its host part plus the A100 at its us-central1
+    price, which is the list price to the cent (GCE lists the A100 at one price there)."""
     data = derive({n: (TABLES / n).read_text(encoding="utf-8") for n in
                    ("aws/vms.csv", "gcp/vms.csv", "gcp/accelerators.csv", "azure/vms.csv")},
                   [{"name": "t", "date": "2026-05-20"}], "2026-05-20", Known())
     prices = data["providers"]["gcp"]["prices"]
     a3 = prices["a3-highgpu-8g"]["us-central1"][0]
-    a2 = prices["a2-highgpu-8g"]["europe-west4"][0]
-    assert abs(a3 / (8 * 10.9791) - 1) < 0.05, a3
-    assert abs(a2 / (8 * 3.747972) - 1) < 0.05, a2
-    replaced = {(e["name"], e["region"]) for e in data["adjustment_rows"]
-                if e["action"] == "replaced"}
-    assert {("a3-highgpu-8g", "us-central1"), ("a2-highgpu-8g", "europe-west4")} <= replaced
+    a2_8 = prices["a2-highgpu-8g"]["europe-west4"][0]
+    a2 = prices["a2-highgpu-1g"]["europe-west4"][0]
+    assert abs(a3 / A3_HIGHGPU_8G_US_CENTRAL1 - 1) < 0.05, a3
+    assert abs(a2_8 / (8 * A2_HIGHGPU_1G_EUROPE_WEST4) - 1) < 0.05, a2_8
+    assert abs(a2 / A2_HIGHGPU_1G_EUROPE_WEST4 - 1) < 0.001, a2
+    # Where the GPU part itself is an estimate the derived row is still nearer the list price
+    # than the nearest region's whole row was (3.67339 from us-central1, 9 % under).
+    assert abs(prices["a2-highgpu-1g"]["asia-northeast1"][0] / A2_HIGHGPU_1G_ASIA_NORTHEAST1
+               - 1) < 0.05
+    basis = {(e["name"], e["region"]): e.get("basis") for e in data["adjustment_rows"]
+             if e["action"] == "replaced"}
+    assert basis[("a3-highgpu-8g", "us-central1")] == "derived: host + 8× nvidia-h100-80gb"
+    assert basis[("a2-highgpu-1g", "europe-west4")] == "derived: host + 1× nvidia-tesla-a100"
+
+
+def test_check_derives_a_machine_type_from_host_and_gpus() -> None:
+    """The host part comes from the rejected row less its GPUs at the same table's per-GPU
+    price; the GPU part from the GPU's own row, kept or replaced."""
+    gpu = {"us-central1": [4.0, 3.9], "us-east4": [10.0, 3.0], "us-west2": [10.5, 3.2],
+           "europe-west4": [10.4, 3.1]}
+    machine = {"us-central1": [4.0 * 8 + 9.0, 3.9 * 8 + 3.5], "us-east4": [89.0, 27.5],
+               "us-west2": [93.5, 29.0], "europe-west4": [92.7, 28.3]}
+    providers: dict[str, Any] = {"gcp": {
+        "instances": {"x-8g": {"count": 8.0, "note": "bundles nvidia-x"}},
+        "prices": {"x-8g": machine}, "accelerator_prices": {"nvidia-x": gpu}}}
+    entries = check(providers, {"gcp": "src 2026-01-01"})
+    done = {(e["table"], e["region"]): e for e in entries if e["action"] == "replaced"}
+    assert gpu["us-central1"] == [10.0, 3.0]  # the GPU row: nearest region (us-east4)
+    assert done[("accelerator_prices", "us-central1")]["basis"] == "nearest region"
+    assert machine["us-central1"] == [pytest.approx(9.0 + 80.0), pytest.approx(3.5 + 24.0)]
+    entry = done[("prices", "us-central1")]
+    assert entry["basis"] == "derived: host + 8× nvidia-x"
+    assert entry["estimate_from"] == "us-east4" and entry["host"] == [9.0, 3.5]
+
+
+def test_a_row_without_parts_falls_back_to_the_nearest_region() -> None:
+    """No GPU row in the region (or no bundled GPU at all): the nearest region's row stands in."""
+    providers: dict[str, Any] = {"gcp": {
+        "instances": {"x-8g": {"count": 8.0, "note": "bundles nvidia-x"}},
+        "prices": {"x-8g": {"us-central1": [41.0, None], "us-east4": [89.0, None],
+                            "us-west2": [93.5, None]}},
+        "accelerator_prices": {"nvidia-x": {"us-east4": [10.0, None]}}}}
+    (entry,) = check(providers, {"gcp": "s"})
+    assert (entry["basis"], entry["estimate_from"]) == ("nearest region", "us-east4")
+    assert providers["gcp"]["prices"]["x-8g"]["us-central1"] == [89.0, None]
 
 
 def test_check_keeps_an_ordinary_regional_premium() -> None:
@@ -200,10 +260,17 @@ def test_a_replaced_row_is_priced_as_a_labelled_estimate() -> None:
     catalog.use_catalog_file(None)
     got = node_price("gcp", "a3-highgpu-8g", "us-central1", {})
     assert not isinstance(got, str) and got.ondemand is not None  # priced
-    assert "(estimate: the us-east4 price; the source's us-central1 row failed" in got.basis
+    assert ("(derived: host + 8× nvidia-h100-80gb, the GPUs at the us-east4 price; the "
+            "source's us-central1 row failed") in got.basis
     listed = float(_table_row("gcp/vms.csv", "a3-highgpu-8g", "us-central1")["Price"])
     assert got.ondemand != listed  # the rejected figure is not used
     assert adjustments.replaced_row("gcp", "a3-highgpu-8g", "us-central1") == "us-east4"
+    assert adjustments.replaced_basis("gcp", "a3-highgpu-8g", "us-central1") == \
+        "derived: host + 8× nvidia-h100-80gb"
+    from gpulint.pricing.price_types import estimate_note
+
+    assert estimate_note("gcp-accelerator", "nvidia-h100-80gb", "us-central1").startswith(
+        " (estimate: the us-east4 price; the source's us-central1 row failed")
     assert adjustments.replaced_row("gcp", "a3-highgpu-8g", "us-east4") is None
     assert adjustments.dropped_row("gcp", "a3-highgpu-8g", "us-central1") is None
 
@@ -217,8 +284,12 @@ def test_catalog_info_lists_every_replaced_row() -> None:
     catalog.use_catalog_file(None)
     out = CliRunner().invoke(cli, ["catalog", "info", "--format", "json"]).stdout
     info = json.loads(out)
-    rows = {(e["provider"], e["name"], e["region"]) for e in info["replaced"]}
-    assert ("gcp", "a3-highgpu-8g", "us-central1") in rows and len(rows) == 111
+    rows = {(e["provider"], e["name"], e["region"]): e["basis"] for e in info["replaced"]}
+    assert rows[("gcp", "a3-highgpu-8g", "us-central1")] == "derived: host + 8× nvidia-h100-80gb"
+    assert rows[("gcp", "nvidia-h100-80gb", "us-central1")] == "nearest region"
+    assert len(rows) == 111
     text = CliRunner().invoke(cli, ["catalog", "info"]).stdout
-    assert "Replaced rows (111;" in text and "gcp a3-highgpu-8g us-central1: 43.0662 -> " \
-        "87.8325 (the us-east4 price)" in text
+    assert "Replaced rows (111;" in text
+    assert "gcp a3-highgpu-8g us-central1: 43.0662 -> 87.8325 (derived: host + 8× " \
+        "nvidia-h100-80gb, the GPUs at the us-east4 price)" in text
+    assert "gcp nvidia-h100-80gb us-central1: 4.20076 -> 9.79655 (the us-east4 price)" in text

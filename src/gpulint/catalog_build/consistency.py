@@ -14,12 +14,21 @@ issue 16 against the providers' published list prices found the upper group righ
 No second price source covers the same rows (the two AWS sources have disjoint rows and
 agreed on all 805 they shared; GCP and Azure have one source), so a rejected row cannot be
 corrected from another source. Dropping it left flagship types unpriced in their default
-region (a3-highgpu-8g in us-central1), so it is replaced instead by the nearest region's price
-of the same row, as a labelled estimate: a region of the same area (us, europe, asia, ...),
-the one whose name shares the longest prefix, then the cheapest (an estimate never overstates).
+region (a3-highgpu-8g in us-central1), so it is replaced instead:
+
+- a GCP machine type that bundles GPUs is derived from its parts, as GCE bills it: the host
+  part of the region's own row (the row less its GPUs at the same table's per-GPU price, both
+  the same rate, so the difference is the vCPU + memory price) plus N × the GPU's price in the
+  region, which is the kept row, or the replacement the GPU's own row got (basis
+  "derived: host + N× <gpu>"). a2-highgpu-1g in europe-west4 comes out at 3.74797 USD/h, the
+  list price to the cent; a3-highgpu-8g in us-central1 at 87.83 (list 88.49 with its Local SSD);
+- any other row takes the nearest region's price of the same row, as a labelled estimate: a
+  region of the same area (us, europe, asia, ...), the one whose name shares the longest
+  prefix, then the cheapest (an estimate never overstates).
+
 Each replaced row, and each spot price dropped or flagged, is one entry in the catalog's
-``adjustment_rows`` with the figures, the region the estimate comes from, its source and the
-reason; the run-time price basis names the estimate.
+``adjustment_rows`` with the figures, its basis, the region the estimate (or the GPU part)
+comes from, its source and the reason; the run-time price basis names it.
 """
 
 from __future__ import annotations
@@ -113,6 +122,11 @@ def check(providers: dict[str, Any], source_of: dict[str, str]) -> list[Entry]:
     for provider, body in sorted(providers.items()):
         source = source_of.get(provider, "?")
         dropped_parts: dict[tuple[str, str], str] = {}
+        # The GPU rows as the table has them, before any is replaced: a machine type's host
+        # part is its row less its GPUs at this same rate.
+        raw_gpus = {name: {r: list(p) for r, p in regions.items()}
+                    for name, regions in body.get("accelerator_prices", {}).items()}
+        gpu_donor: dict[tuple[str, str], str] = {}
         for table in ("accelerator_prices", "prices", "host_prices"):
             prices = body.get(table, {})
             for name in sorted(prices):
@@ -129,7 +143,11 @@ def check(providers: dict[str, Any], source_of: dict[str, str]) -> list[Entry]:
                 kept = {r: p for r, p in regions.items()
                         if (name, r) not in dropped_parts or table == "host_prices"}
                 for entry in dropped:
-                    _replace(entry, regions, kept)
+                    if not (table == "prices" and _derive(entry, body, regions, raw_gpus,
+                                                          gpu_donor)):
+                        _replace(entry, regions, kept)
+                    if table == "accelerator_prices" and entry["action"] == "replaced":
+                        gpu_donor[(name, entry["region"])] = entry["estimate_from"]
                 entries += sorted(dropped, key=lambda e: e["region"])
                 for region, pair in sorted(regions.items()):
                     spot = _spot_entry(provider, table, name, region, pair, source)
@@ -189,17 +207,59 @@ def _replace(entry: Entry, regions: dict[str, list[float | None]],
         return
     regions[region] = list(kept[donor])
     entry["action"] = "replaced"
+    entry["basis"] = NEAREST
     entry["estimate_from"] = donor
     entry["estimate"] = list(kept[donor])
     entry["reason"] += f"; replaced by the {donor} price as an estimate (nearest region)"
+
+
+NEAREST = "nearest region"
+DERIVED = "derived: host + "  # + "<N>× <GPU API name>"
+
+
+def _derive(entry: Entry, body: dict[str, Any], regions: dict[str, list[float | None]],
+            raw_gpus: dict[str, dict[str, list[float | None]]],
+            gpu_donor: dict[tuple[str, str], str]) -> bool:
+    """Replace a rejected machine-type row by its host part + N × its GPU's price in the
+    region (GCE bills A2/A3/A4/G2 that way); False when the tables do not allow it."""
+    name, region = entry["name"], entry["region"]
+    spec = body.get("instances", {}).get(name, {})
+    note, n = str(spec.get("note") or ""), float(spec.get("count") or 0)
+    api = note.removeprefix("bundles ")
+    raw = raw_gpus.get(api, {}).get(region)
+    gpu = body.get("accelerator_prices", {}).get(api, {}).get(region)
+    if not note.startswith("bundles ") or n <= 0 or not raw or not raw[0] or not gpu \
+            or not gpu[0] or not entry["ondemand"]:
+        return False
+    host = entry["ondemand"] - n * raw[0]
+    if host <= 0:  # the row is not its GPUs plus a host: no parts to add up
+        return False
+    host_spot = (entry["spot"] - n * raw[1]) if entry["spot"] and raw[1] else None
+    od = round(host + n * gpu[0], 5)
+    spot = (round(host_spot + n * gpu[1], 5) if host_spot is not None and host_spot > 0
+            and gpu[1] else None)
+    donor = gpu_donor.get((api, region), region)
+    regions[region] = [od, spot]
+    where = (f"the {donor} price, its own {region} row failed the check" if donor != region
+             else f"its {region} row")
+    entry.update(action="replaced", basis=f"{DERIVED}{n:g}× {api}", estimate_from=donor,
+                 estimate=[od, spot],
+                 host=[round(host, 5), None if spot is None or host_spot is None
+                       else round(host_spot, 5)])
+    entry["reason"] += (f"; replaced by a derived price: the {region} host part {host:.5g} "
+                        f"(the row less {n:g} GPUs at the table's {raw[0]:g}) + {n:g} × {api} "
+                        f"at {gpu[0]:g} ({where})")
+    return True
 
 
 def counts(entries: Iterable[Entry]) -> dict[str, int]:
     """Entries per provider and action, for the catalog's ``adjustments`` counts."""
     out: dict[str, int] = {}
     for e in entries:
+        derived = str(e.get("basis", "")).startswith(DERIVED)
         key = {"dropped": f"{e['provider']}_rows_dropped_price_tier",
-               "replaced": f"{e['provider']}_rows_replaced_nearest_region",
+               "replaced": (f"{e['provider']}_rows_replaced_derived" if derived
+                            else f"{e['provider']}_rows_replaced_nearest_region"),
                "spot_dropped": f"{e['provider']}_spot_not_below_ondemand_dropped",
                "spot_flagged": f"{e['provider']}_spot_less_than_20pct_below_flagged"}[e["action"]]
         out[key] = out.get(key, 0) + 1
@@ -209,8 +269,13 @@ def counts(entries: Iterable[Entry]) -> dict[str, int]:
 DOC_START = "<!-- adjustment rows: generated by scripts/build_catalog.py -->"
 DOC_END = "<!-- end of adjustment rows -->"
 _ACTIONS = {"dropped": "row dropped", "replaced": "replaced (estimate)",
+            "derived": "replaced (derived)",
             "spot_dropped": "spot dropped",
             "spot_flagged": "spot flagged"}
+
+
+def _action(e: Entry) -> str:
+    return "derived" if str(e.get("basis", "")).startswith(DERIVED) else str(e["action"])
 
 
 def _usd(value: float | None) -> str:
@@ -224,7 +289,7 @@ def markdown(entries: list[Entry]) -> str:
              "|---|---|---|---|---:|---:|---|"]
     for e in entries:
         lines.append(f"| {e['provider']} | `{e['name']}` | {e['region']} | "
-                     f"{_ACTIONS[e['action']]} | {_usd(e['ondemand'])} | {_usd(e['spot'])} | "
+                     f"{_ACTIONS[_action(e)]} | {_usd(e['ondemand'])} | {_usd(e['spot'])} | "
                      f"{e['reason']} |")
     return "\n".join([*lines, "", DOC_END])
 

@@ -157,9 +157,11 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
         "rows": _rows(active.data),
         "dates": catalog_report.provider_dates(),
         "adjustments": _adjusted(active.data),
-        # Rows the consistency check rejected and replaced by an estimate, each one listed.
-        "replaced": [{k: e.get(k) for k in ("provider", "table", "name", "region",
-                                            "estimate_from", "estimate", "ondemand")}
+        # Rows the consistency check rejected and replaced, each one listed with its basis
+        # (derived from its parts, or the nearest region's price; older catalogs: the latter).
+        "replaced": [{**{k: e.get(k) for k in ("provider", "table", "name", "region",
+                                               "estimate_from", "estimate", "ondemand")},
+                      "basis": e.get("basis") or "nearest region"}
                      for e in active.data.get("adjustment_rows", [])
                      if e.get("action") == "replaced"],
         "data_dir": str(catalog_store.data_dir()),
@@ -190,10 +192,12 @@ def info_cmd(max_age: int | None, fmt: str) -> None:
         click.echo(f"Consistency check: {counts} (the catalog's adjustment_rows list them)")
     if info["replaced"]:
         click.echo(f"Replaced rows ({len(info['replaced'])}; the source's price failed the "
-                   "check, the nearest region's stands in as an estimate):")
+                   "check; a machine type's parts, else the nearest region's price, stand in):")
         for e in info["replaced"]:
+            how = (f"{e['basis']}, the GPUs at the {e['estimate_from']} price"
+                   if str(e["basis"]).startswith("derived") else f"the {e['estimate_from']} price")
             click.echo(f"  {e['provider']} {e['name']} {e['region']}: {e['ondemand']:g} -> "
-                       f"{e['estimate'][0]:g} (the {e['estimate_from']} price)")
+                       f"{e['estimate'][0]:g} ({how})")
     click.echo(f"Installed catalogs ({info['data_dir']}): {len(info['installed'])}")
     for path in info["installed"]:
         click.echo(f"  {path}")

@@ -3,19 +3,31 @@ which region's price stands in for one it replaced (catalog_build/consistency.py
 
 from __future__ import annotations
 
+from typing import Any
+
 from gpulint.pricing import catalog
 
 
 def dropped_row(provider: str, name: str, region: str) -> str | None:
     """Why the catalog's consistency check dropped this row, or None when it did not."""
-    return _adjusted_row(provider, name, region, "dropped", "reason")
+    e = _adjusted_row(provider, name, region, "dropped")
+    return None if e is None else str(e.get("reason"))
 
 
 def replaced_row(provider: str, name: str, region: str) -> str | None:  # the donor region
-    return _adjusted_row(provider, name, region, "replaced", "estimate_from")
+    e = _adjusted_row(provider, name, region, "replaced")
+    return None if e is None else str(e.get("estimate_from"))
 
 
-def _adjusted_row(provider: str, name: str, region: str, action: str, field: str) -> str | None:
+def replaced_basis(provider: str, name: str, region: str) -> str | None:
+    """How a replaced row was priced: "derived: host + 8× nvidia-h100-80gb" (its parts, the GPU
+    part from the region ``replaced_row`` names) or "nearest region" (that region's row)."""
+    e = _adjusted_row(provider, name, region, "replaced")
+    # A catalog built before the basis was recorded replaced rows by the nearest region only.
+    return None if e is None else str(e.get("basis") or "nearest region")
+
+
+def _adjusted_row(provider: str, name: str, region: str, action: str) -> dict[str, Any] | None:
     cat, acc = catalog._active(), provider == "gcp-accelerator"
     table, prov = ("accelerator_prices", "gcp") if acc else ("prices", provider.lower())
     key = (catalog._gcp_accelerator_key(name) if acc
@@ -24,5 +36,5 @@ def _adjusted_row(provider: str, name: str, region: str, action: str, field: str
     for e in cat.data.get("adjustment_rows", []):
         if (e.get("action") == action and e.get("provider") == prov and e.get("name") == key
                 and e.get("table") == table and e.get("region") == where):
-            return str(e.get(field))
+            return dict(e)
     return None

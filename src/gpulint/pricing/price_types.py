@@ -50,9 +50,16 @@ def apply_overrides(price: HourlyPrice, provider: str, instance_type: str,
 
 def estimate_note(provider: str, name: str, region: str) -> str:
     """' (estimate: the X price; …)' when the catalog's consistency check replaced this row by
-    the nearest region's price, else ''."""
+    the nearest region's price, ' (derived: host + N× GPU, …)' when by the sum of its parts,
+    else ''."""
     from gpulint.pricing import adjustments
 
     donor = adjustments.replaced_row(provider, name, region)
-    return (f" (estimate: the {donor} price; the source's {region} row failed the catalog's "
-            "consistency check)") if donor else ""
+    if not donor:
+        return ""
+    failed = f"the source's {region} row failed the catalog's consistency check"
+    basis = adjustments.replaced_basis(provider, name, region) or ""
+    if basis.startswith("derived"):
+        gpus = "its own" if donor == region else f"the {donor}"
+        return f" ({basis}, the GPUs at {gpus} price; {failed})"
+    return f" (estimate: the {donor} price; {failed})"
