@@ -103,6 +103,7 @@ Facts = TypedDict("Facts", {
     "cost.run_hours_source": str,
     "cost.compare_hourly": float,
     "cost.unpriced": str,
+    "cost.service_shape": dict[str, Any],
     "cost.cloud": str,
     "cost.cloud_source": str,
     "cost.region": str,

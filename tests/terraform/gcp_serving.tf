@@ -8,10 +8,12 @@ variable "run_accelerator" {
   type = string
 }
 
-# Cloud Run: one L4 per instance, kept warm with one minimum instance. Cloud Run bills GPU
-# instances by the second at its own rates, not in the catalog: reported, not priced. (Cloud
-# Run has no spot capacity.)
-# expect: gpu.model=L4 gpu.count=1 replicas.min=1 replicas.max=3 capacity=on-demand cost.monthly=? why:cost.monthly="Cloud Run bills GPU instances by the second"
+# Cloud Run: one L4 per instance, kept warm with one minimum instance, at Cloud Run's own
+# per-second rates (Cloud Billing SKUs, us-central1, 2026-08): L4 without zonal redundancy
+# 0.0001867 + 8 vCPU × 0.000018 + 32 GiB × 0.000002 = 0.0003947 USD/s = 1.42092/h; × 730 h:
+# 1037.27 for the one always-on instance, 3111.81 at the 3-instance maximum. (Cloud Run has no
+# spot capacity.)
+# expect: gpu.model=L4 gpu.count=1 replicas.min=1 replicas.max=3 capacity=on-demand cost.monthly=1037.27 cost.monthly_max=3111.81
 resource "google_cloud_run_v2_service" "llm" {
   name                = "gemma-server"
   location            = "us-central1"
@@ -49,6 +51,51 @@ resource "google_cloud_run_v2_service" "api" {
   template {
     containers {
       image = "us-docker.pkg.dev/cloudrun/container/hello"
+    }
+  }
+}
+
+# Zonal redundancy left on (the default, the dearer GPU rate) and no cpu/memory limits: priced
+# at the L4 minimum of 4 vCPU and 16 GiB, a lower bound the basis names: 0.0002909 + 4 ×
+# 0.000018 + 16 × 0.000002 = 0.0003949 USD/s = 1.42164/h; scale-to-zero, up to 2: 0 .. 2075.59.
+# expect: gpu.model=L4 gpu.count=1 replicas.min=0 replicas.max=2 cost.monthly=0.0 cost.monthly_max=2075.59 shutdown=scale-to-zero
+resource "google_cloud_run_v2_service" "redundant" {
+  name     = "whisper"
+  location = "us-central1"
+  template {
+    containers {
+      image = "us-docker.pkg.dev/acme/whisper"
+      resources {
+        limits = { "nvidia.com/gpu" = "1" }
+      }
+    }
+    node_selector {
+      accelerator = "nvidia-l4"
+    }
+    scaling {
+      max_instance_count = 2
+    }
+  }
+}
+
+# Cloud Run's GPU rate is bundled for us-central1 only: elsewhere not priced, and it says why.
+# expect: gpu.model=L4 gpu.count=1 cost.monthly=? why:cost.monthly="rate in europe-west4 is not in the bundled table"
+resource "google_cloud_run_v2_service" "europe" {
+  name     = "gemma-eu"
+  location = "europe-west4"
+  template {
+    containers {
+      image = "us-docker.pkg.dev/cloudrun/container/gemma/gemma3-4b"
+      resources {
+        limits = { cpu = "8", memory = "32Gi", "nvidia.com/gpu" = "1" }
+      }
+    }
+    node_selector {
+      accelerator = "nvidia-l4"
+    }
+    scaling {
+      min_instance_count = 1
+      max_instance_count = 1
     }
   }
 }

@@ -184,8 +184,11 @@ FACTS: tuple[Fact, ...] = (
     Fact("cost.run_hours_source", "string", "where cost.run_hours comes from", "facts", "str"),
     Fact("cost.compare_hourly", "number", "the hourly price cheaper alternatives are compared "
          "on, when it is not cost.hourly (a SageMaker endpoint's EC2 rate)", "pricing", "float"),
-    Fact("cost.unpriced", "string", "why the catalog cannot price this resource (Cloud Run "
-         "GPUs)", "facts", "str"),
+    Fact("cost.unpriced", "string", "why the catalog cannot price this resource", "facts",
+         "str"),
+    Fact("cost.service_shape", "mapping", "what a service billed per instance-second is "
+         "priced on: its accelerator, GPUs, vCPUs, memory GiB and zonal redundancy (Cloud Run)",
+         "facts", "dict[str, Any]"),
     Fact("cost.cloud", "string", "the cloud a Kubernetes workload is priced in", "pricing", "str"),
     Fact("cost.cloud_source", "string",
          "why a Kubernetes workload is priced in that cloud, when no label names it", "pricing",

@@ -18,7 +18,7 @@ from gpulint.config.cost import DEFAULT_HOURS, CostOptions
 from gpulint.config.overrides import PricingOverrides
 from gpulint.fact_types import Resource
 from gpulint.model import Unknown
-from gpulint.pricing import adjustments, catalog, sagemaker
+from gpulint.pricing import adjustments, catalog, cloud_run, sagemaker
 from gpulint.pricing.components import pod_price
 from gpulint.pricing.components import where as price_place
 from gpulint.pricing.count import count_bounds, priced_count, resource_hours
@@ -260,6 +260,11 @@ def resource_price(res: Resource, opts: CostOptions | None = None) -> HourlyPric
             return Unknown(f"{name} unknown: {value.reason}")
     if not isinstance(itype, str) or not isinstance(region, str) or not isinstance(provider, str):
         return Unknown("instance type or region not set")
+    shape = f.get("cost.service_shape")
+    if isinstance(shape, dict) and shape.get("service") == "cloud-run":
+        run = cloud_run.instance_price(shape, region, how)  # its own per-second rates
+        return run if isinstance(run, Unknown) else apply_overrides(run, provider, itype,
+                                                                    opts.overrides)
     price = node_price(provider, f.get("cost.instance_type", itype), region, f, opts.overrides)
     if isinstance(price, Unknown):  # a type the catalog does not know: its cause, not a 2nd
         model = f.get("gpu.model")

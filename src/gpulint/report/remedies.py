@@ -60,7 +60,7 @@ _FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for
      "set the pool's instance type (instance_types, machine_type, vm_size)"),
     (r"looks like GPU nodes", "give the pool's instance type a value (-v shows where it "
      "comes from)"),
-    (r"which the catalog does not list",
+    (r"which the catalog does not list|is not in the bundled table",
      "not priced by gpulint: add its cost outside the report (its GPUs and counts are "
      "still checked)"),
     (r"outside the scanned tree", "scan the directory that holds the file"),

@@ -266,11 +266,18 @@ def google_container_cluster(inst: ResourceInstance) -> list[Resource]:
     return out
 
 
+# The notebook's VM bills at Compute Engine rates; Vertex AI's management fee for notebooks
+# has no public per-hour figure bundled here, so the price leaves it out and says so.
+_NOTEBOOK_NOTE = ("notebook VM at the Compute Engine rate of its machine and GPUs; any Vertex "
+                  "AI Workbench management fee is not included")
+
+
 def _notebook(inst: ResourceInstance, setup: Any, location: Any, block: str,
               default_idle: int | None = None) -> Resource:
     res = base(inst, "gcp", inst.view.get("labels", {}), location, workload="notebook")
     gpu(res, setup.get("machine_type"), setup, block, "core_count")
     res.facts["capacity"] = "on-demand"
+    res.facts["cost.note"] = _NOTEBOOK_NOTE
     fixed_count(res, 1)
     metadata = setup.get("metadata", {})
     idle = metadata.get("idle-timeout-seconds", default_idle) if isinstance(metadata, dict) \

@@ -3,8 +3,8 @@
 Vertex AI runs prediction nodes on Compute Engine machine types (`machine_spec`); the catalog
 has Compute Engine prices only, so a node is priced at the rate of the same machine and
 accelerators, and the basis says it is a lower bound (Vertex AI charges more). Cloud Run bills
-GPU instances by the second at its own rates, which the catalog does not list: such a service is
-reported with its GPUs and instance counts, not priced, and says why.
+GPU instances by the second at its own rates (pricing/cloud_run.py): the facts carry what they
+are applied to, the instance's GPUs, vCPUs, memory and zonal redundancy (cost.service_shape).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from gpulint.fact_types import Resource
+from gpulint.facts.kubernetes.accelerators import quantity
 from gpulint.facts.model_decl import ModelDecl, declare, declared_model
 from gpulint.facts.terraform.common import EMPTY, base, capacity, fixed_count, scaling, shutdown
 from gpulint.facts.terraform.gcp import gpu
@@ -23,8 +24,6 @@ from gpulint.terraform.views import ResourceInstance
 
 _VERTEX_NOTE = ("Vertex AI {machine} priced at the Compute Engine rate of the same machine and "
                 "accelerators; Vertex AI charges more, so this is a lower bound")
-CLOUD_RUN_UNPRICED = ("Cloud Run bills GPU instances by the second at its own rates, which the "
-                      "catalog does not list")
 
 
 def _machine(res: Resource, spec: Any) -> None:
@@ -93,23 +92,35 @@ def google_vertex_ai_endpoint_with_model_garden_deployment(
     return res
 
 
-def _cloud_run_gpus(template: Any) -> tuple[Any, Any]:
-    """(accelerator name, GPUs per instance) of a service template; (None, None) without."""
+def _cloud_run_gpus(template: Any) -> tuple[Any, Any, dict[str, Any]]:
+    """(accelerator name, GPUs per instance, the limits of the container holding the GPU) of a
+    service template; (None, None, {}) without."""
     selector = template.first("node_selector") or EMPTY
     accelerator = selector.get("accelerator")
     count: Any = None
+    found: dict[str, Any] = {}
     for container in template.blocks("containers"):
         resources = container.first("resources") or EMPTY
         limits = resources.get("limits", {})
         if isinstance(limits, dict) and limits.get("nvidia.com/gpu") is not None:
-            count = limits["nvidia.com/gpu"]
-    return accelerator, count
+            count, found = limits["nvidia.com/gpu"], limits
+    return accelerator, count, found
+
+
+def _limit(limits: dict[str, Any], key: str) -> float | None:
+    """A container's cpu ("8", "8000m") or memory ("32Gi") limit, None when unset or unread
+    (the price then takes the GPU minimum and says so)."""
+    value = limits.get(key)
+    if value is None or isinstance(value, Unknown):
+        return None
+    got = quantity(value, key == "memory")
+    return None if isinstance(got, Unknown) else float(got)
 
 
 def google_cloud_run_v2_service(inst: ResourceInstance) -> Resource | None:
     v = inst.view
     template = v.first("template") or EMPTY
-    accelerator, count = _cloud_run_gpus(template)
+    accelerator, count, limits = _cloud_run_gpus(template)
     if accelerator is None and count is None:
         return None  # a CPU service
     res = base(inst, "gcp", v.get("labels", {}), v.get("location"), workload="inference")
@@ -127,7 +138,12 @@ def google_cloud_run_v2_service(inst: ResourceInstance) -> Resource | None:
         res.facts["gpu.memory_gib"] = spec.gpu_memory_gib if spec else None
         res.set_fact("gpu.count", _count(count))
         res.facts["accelerator.kind"] = "gpu"
-        res.facts["cost.unpriced"] = CLOUD_RUN_UNPRICED
+        zonal = template.get("gpu_zonal_redundancy_disabled", False)
+        res.facts["cost.service_shape"] = {
+            "service": "cloud-run", "accelerator": name, "gpus": res.facts.get("gpu.count"),
+            "vcpu": _limit(limits, "cpu"), "memory_gib": _limit(limits, "memory"),
+            # Zonal redundancy is on unless disabled; an unread setting prices the dearer rate.
+            "zonal_redundancy": zonal is not True}
     res.facts["capacity"] = "on-demand"
     scale = template.first("scaling") or v.first("scaling") or EMPTY
     low = scale.get("min_instance_count", 0)
