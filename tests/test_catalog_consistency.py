@@ -293,3 +293,25 @@ def test_catalog_info_lists_every_replaced_row() -> None:
     assert "gcp a3-highgpu-8g us-central1: 43.0662 -> 87.8325 (derived: host + 8× " \
         "nvidia-h100-80gb, the GPUs at the us-east4 price)" in text
     assert "gcp nvidia-h100-80gb us-central1: 4.20076 -> 9.79655 (the us-east4 price)" in text
+
+
+def test_a_catalog_lookup_labels_each_replaced_row() -> None:
+    from click.testing import CliRunner
+
+    from gpulint.cli import cli
+    from gpulint.pricing import catalog
+
+    catalog.use_catalog_file(None)
+    text = CliRunner().invoke(cli, ["catalog", "a3-highgpu-8g", "--all-regions"]).stdout
+    rows = {line.split()[0]: line for line in text.splitlines() if line.startswith("    ")
+            and "on-demand" in line}
+    assert rows["us-central1"].endswith(
+        "(derived: host + 8× nvidia-h100-80gb, the GPUs at the us-east4 price)")
+    assert "(" not in rows["us-east4"]  # a kept row carries no label
+    gpu = CliRunner().invoke(cli, ["catalog", "nvidia-h100-80gb", "--region",
+                                   "us-central1"]).stdout
+    assert "(estimate: the us-east4 price)" in gpu
+    data = json.loads(CliRunner().invoke(cli, ["catalog", "a3-highgpu-8g", "--region",
+                                               "us-central1", "--format", "json"]).stdout)
+    (record,) = data["matches"]
+    assert record["prices"][0]["replaced"].startswith("derived: host + 8×")

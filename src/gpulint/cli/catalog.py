@@ -59,8 +59,21 @@ def _record(kind: str, spec: Any, region: str | None) -> dict[str, Any]:
         "gpu_count": spec.gpu_count, "gpu_memory_gib": spec.gpu_memory_gib,
         "vcpus": spec.vcpus, "memory_gib": spec.memory_gib, "note": spec.note,
         "prices": [{"region": r, "ondemand_usd_per_hour": p.ondemand,
-                    "spot_usd_per_hour": p.spot} for r, p in prices.items()],
+                    "spot_usd_per_hour": p.spot, "replaced": _replaced(kind, spec.name, r)}
+                   for r, p in prices.items()],
     }
+
+
+def _replaced(kind: str, name: str, region: str) -> str | None:
+    """How a row the catalog's consistency check replaced is priced, else None."""
+    from gpulint.pricing import adjustments
+
+    donor = adjustments.replaced_row(kind, name, region)
+    if donor is None:
+        return None
+    basis = adjustments.replaced_basis(kind, name, region) or ""
+    return (f"{basis}, the GPUs at the {donor} price" if basis.startswith("derived")
+            else f"estimate: the {donor} price")
 
 
 def _rate(v: Any, unit: str) -> str:
@@ -104,8 +117,9 @@ def _text(records: list[dict[str, Any]], meta: dict[str, Any], all_regions: bool
         for p in shown:
             ondemand, spot = p["ondemand_usd_per_hour"], p["spot_usd_per_hour"]
             where = "every region" if p["region"] == providers.ANY_REGION else p["region"]
+            why = f"  ({p['replaced']})" if p.get("replaced") else ""
             lines.append(f"    {where:<24} on-demand {_rate(ondemand, unit)}"
-                         f"  spot {_rate(spot, unit)}")
+                         f"  spot {_rate(spot, unit)}{why}")
     sources = "; ".join(catalog_report.source_label(s)
                         for s in meta.get("sources", []) if isinstance(s, dict))
     clouds = [str(r["provider"]).split()[0] for r in records] or ["aws", "gcp", "azure"]

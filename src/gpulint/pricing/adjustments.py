@@ -33,8 +33,20 @@ def _adjusted_row(provider: str, name: str, region: str, action: str) -> dict[st
     key = (catalog._gcp_accelerator_key(name) if acc
            else cat.canonical_name(provider, name)) or name
     where = catalog._region_key(prov, region)
-    for e in cat.data.get("adjustment_rows", []):
-        if (e.get("action") == action and e.get("provider") == prov and e.get("name") == key
-                and e.get("table") == table and e.get("region") == where):
-            return dict(e)
-    return None
+    found = _index(cat.data).get((action, prov, table, key, where))
+    return None if found is None else dict(found)
+
+
+_INDEXED: list[tuple[Any, dict[tuple[Any, ...], dict[str, Any]]]] = []  # the last catalog's
+
+
+def _index(data: dict[str, Any]) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The adjustment rows by (action, provider, table, name, region): `gpulint catalog` asks
+    once per price row."""
+    if not _INDEXED or _INDEXED[0][0] is not data:
+        rows: dict[tuple[Any, ...], dict[str, Any]] = {}
+        for e in data.get("adjustment_rows", []):
+            rows.setdefault((e.get("action"), e.get("provider"), e.get("table"), e.get("name"),
+                             e.get("region")), e)
+        _INDEXED[:] = [(data, rows)]
+    return _INDEXED[0][1]
