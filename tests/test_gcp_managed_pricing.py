@@ -125,3 +125,13 @@ def test_a_workbench_instance_names_its_basis_and_shuts_down_when_idle(tmp_path:
     assert "Workbench management fee is not included" in str(res["price_basis"])
     assert res["monthly_cost_usd"] and res["monthly_cost_usd"] > 0
     assert "gpu-notebook-without-shutdown" in {f["rule"] for f in data["findings"]}
+
+
+def test_the_report_footer_dates_cloud_run_by_its_own_rates(tmp_path: Path) -> None:
+    """The footer's catalog date is the Compute Engine table's; a Cloud Run price is dated in
+    its basis, and the footer says so."""
+    (tmp_path / "main.tf").write_text(SERVICE.format(region="us-central1", redundancy=""))
+    out = CliRunner().invoke(cli, ["scan", str(tmp_path), "--fail-on", "never",
+                                   "--no-cache"]).stdout
+    assert "Cloud Run GPU services at Cloud Run's own rates, dated in each basis." in \
+        " ".join(out.split())  # the text report wraps its footer

@@ -275,6 +275,10 @@ def managed_note(report: dict[str, Any]) -> str:
     instance prices: said once, the date is in each resource's basis."""
     bases = [str(r.get("price_basis") or r.get("basis") or "")
              for r in report.get("resources", [])]
-    if any("SageMaker rates:" in b for b in bases):
-        return " SageMaker ml.* instances at SageMaker's own rates, dated in each basis."
-    return ""
+    notes = [note for mark, note in (
+        ("SageMaker rates:", " SageMaker ml.* instances at SageMaker's own rates, dated in each "
+                             "basis."),
+        ("Cloud Run GPU rates", " Cloud Run GPU services at Cloud Run's own rates, dated in each "
+                                "basis."))
+        if any(mark in b for b in bases)]
+    return "".join(notes)
