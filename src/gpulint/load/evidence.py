@@ -13,7 +13,9 @@ What counts, by design general rather than per operator:
   of a spec), also wrapped as `{value: …}`;
 - GPU node selection: node labels that only GPU nodes carry, as selector keys or in match
   expressions, and instance types of GPU families;
-- profile strings naming an accelerator and a count (`nvidia-gpu-h100:8`).
+- profile strings naming an accelerator and a count (`nvidia-gpu-h100:8`);
+- device classes of accelerators in dynamic resource allocation claims (`deviceClassName:
+  gpu.nvidia.com`), priced through the pods that claim them (facts/kubernetes/dra.py).
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ _GPU_INSTANCE = re.compile(
 _PROFILE = re.compile(r"^[a-z0-9]+(-[a-z0-9.]+)*-?(gpu|tpu)(-[a-z0-9.]+)*:\d+$|"
                       r"^[a-z0-9.-]*(gpu|tpu)[a-z0-9.-]*-(a100|h100|h200|b200|l4|l40s?|t4|a10g?|"
                       r"v100|mi\d+x?|v\d+[ep]?)[a-z0-9.-]*:\d+$", re.I)
+# A DRA device class whose name says it hands out accelerators (`gpu.nvidia.com`).
+_DEVICE_CLASS = re.compile(r"(^|[.-])(gpus?|mig|tpus?|neuron[\w]*)([.-]|$)", re.I)
 # Text that may hold evidence: a cheap test before parsing a file.
 MARKER = re.compile(r"gpu|tpu|neuron|gaudi|accelerator|nvidia|amd\.com|habana", re.I)
 # Keys whose values are prose or schemas, not settings.
@@ -185,6 +189,9 @@ def _walk(node: Any, path: Path, parent: str | None) -> Iterator[Evidence]:
                 or _REQUEST_COUNT.match(key)) \
                 and not isinstance(unwrap(value), (dict, list)) and _positive(value):
             yield Evidence(here, key, unwrap(value), "bare")
+            continue
+        if key == "deviceClassName" and isinstance(value, str) and _DEVICE_CLASS.search(value):
+            yield Evidence(here, key, value, "request")
             continue
         if low in _BARE_NAME and parent in _RESOURCE_MAPS and isinstance(unwrap(value), str) \
                 and MARKER.search(str(unwrap(value))):
