@@ -94,6 +94,11 @@ def test_the_setting_is_read_from_the_configuration(tmp_path: Any) -> None:
     ({"name": "gpu-team", "size": "m5.large"}, None),  # a word in a value is not evidence
     ({"gpu-demo": {"size": 100}}, None),  # nor a key that only names something (a disk)
     ({"workers": {"enable_gpu": True}}, "workers.enable_gpu"),
+    # A TPU pool is a machine type alone (ai-on-gke's benchmark jetstream-sample.tfvars).
+    ({"nodepool-tpu": {"machine_type": "ct5lp-hightpu-4t", "spot": True}},
+     "nodepool-tpu.machine_type = ct5lp-hightpu-4t"),
+    ({"pools": [{"machine_type": "ct6e-standard-8t"}]}, "pools[0].machine_type = ct6e-standard-8t"),
+    ({"pools": [{"machine_type": "ct5lp-highmem-x"}]}, None),  # not a TPU machine type
 ])
 def test_accelerator_evidence_in_a_value(value: Any, found: str | None) -> None:
     assert evidence(value) == found
