@@ -102,3 +102,19 @@ def test_the_setting_is_read_from_the_configuration(tmp_path: Any) -> None:
 ])
 def test_accelerator_evidence_in_a_value(value: Any, found: str | None) -> None:
     assert evidence(value) == found
+
+
+def test_a_var_file_no_root_owns_is_named_when_it_holds_accelerators() -> None:
+    result = _scan("stray")
+    notes = _notes(result, "GPU pools in a var file no root module loads")
+    named = sorted(os.path.relpath(n.path, os.path.join(DATA, "stray")) for n in notes)
+    assert named == ["environments/prod/cluster.tfvars", "orchestration/config/stage-1.tfvars"]
+    config = next(n for n in notes if n.path.endswith("stage-1.tfvars"))
+    assert "nodepools.nodepool-gpu.guest_accelerator" in config.reason
+    assert "--var-file" in config.reason
+    # Given on the command line, the file is the root's, not a stray.
+    given = os.path.relpath(os.path.join(DATA, "stray", "orchestration", "config",
+                                         "stage-1.tfvars"))
+    result = _scan("stray", var_files=(given,))
+    assert [os.path.basename(n.path) for n in
+            _notes(result, "no root module loads")] == ["cluster.tfvars"]

@@ -88,3 +88,19 @@ def notes(settings: list[Any]) -> list[ModuleCallNote]:
             f"its default; pass --var-file {os.path.relpath(first_path)}, or set "
             f"terraform.var_file_variants to scan each file as a cluster"))
     return out
+
+
+def stray_notes(stray: list[tuple[str, Any]]) -> list[ModuleCallNote]:
+    """One "could not evaluate" note per var file no root in the scan owns whose values hold
+    accelerators: the pools it declares exist only with a root gpulint cannot pair it with."""
+    out = []
+    for path, data in stray:
+        why = evidence(data)
+        if why is None:
+            continue
+        out.append(ModuleCallNote(
+            os.path.basename(path), path, 1,
+            f"GPU pools in a var file no root module loads: {os.path.relpath(path)} gives "
+            f"accelerators ({why}) but sits beside no Terraform root (nor in a subdirectory of "
+            "one); scan the root it configures with --var-file pointing at it"))
+    return out
