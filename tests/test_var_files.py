@@ -106,15 +106,17 @@ def test_accelerator_evidence_in_a_value(value: Any, found: str | None) -> None:
 
 def test_a_var_file_no_root_owns_is_named_when_it_holds_accelerators() -> None:
     result = _scan("stray")
-    notes = _notes(result, "GPU pools in a var file no root module loads")
+    notes = _notes(result, "in a var file beside no Terraform root")
     named = sorted(os.path.relpath(n.path, os.path.join(DATA, "stray")) for n in notes)
     assert named == ["environments/prod/cluster.tfvars", "orchestration/config/stage-1.tfvars"]
     config = next(n for n in notes if n.path.endswith("stage-1.tfvars"))
     assert "nodepools.nodepool-gpu.guest_accelerator" in config.reason
-    assert "--var-file" in config.reason
+    fix = fix_for(root_cause(f"could not evaluate: {config.reason}"), config.reason)
+    assert root_cause(config.reason) == "GPU pools in a var file beside no Terraform root"
+    assert "--var-file" in fix
     # Given on the command line, the file is the root's, not a stray.
     given = os.path.relpath(os.path.join(DATA, "stray", "orchestration", "config",
                                          "stage-1.tfvars"))
     result = _scan("stray", var_files=(given,))
     assert [os.path.basename(n.path) for n in
-            _notes(result, "no root module loads")] == ["cluster.tfvars"]
+            _notes(result, "beside no Terraform root")] == ["cluster.tfvars"]

@@ -100,7 +100,6 @@ def stray_notes(stray: list[tuple[str, Any]]) -> list[ModuleCallNote]:
             continue
         out.append(ModuleCallNote(
             os.path.basename(path), path, 1,
-            f"GPU pools in a var file no root module loads: {os.path.relpath(path)} gives "
-            f"accelerators ({why}) but sits beside no Terraform root (nor in a subdirectory of "
-            "one); scan the root it configures with --var-file pointing at it"))
+            f"{os.path.relpath(path)} gives accelerators ({why}), yet no root module loads it: "
+            "GPU pools in a var file beside no Terraform root"))
     return out
