@@ -117,3 +117,19 @@ def test_a_dra_device_class_of_accelerators_is_evidence() -> None:
         {"name": "a", "exactly": {"deviceClassName": "gpu.nvidia.com"}},
         {"name": "b", "deviceClassName": "rdma.example.com"}]}}}
     assert [e.value for e in find(claim)] == ["gpu.nvidia.com"]
+
+
+def test_a_gke_compute_class_with_gpu_priorities_is_a_documented_non_workload() -> None:
+    from gpulint.facts.kubernetes.accounting import non_workload
+    from gpulint.load.kubernetes import K8sObject
+
+    # The shape of GKE's custom compute class samples (kubernetes-engine-samples,
+    # autoscaling/custom-compute-classes): node shapes for the pods that select the class.
+    doc = {"apiVersion": "cloud.google.com/v1", "kind": "ComputeClass",
+           "metadata": {"name": "inference-1x8x24"},
+           "spec": {"priorities": [{"machineFamily": "a3",
+                                    "gpu": {"type": "nvidia-h100-80gb", "count": 8}}],
+                    "nodePoolAutoCreation": {"enabled": True}}}
+    found = find(doc)
+    assert [e.dotted for e in found] == ["spec.priorities[0].gpu.count"]
+    assert non_workload(K8sObject("ccc.yaml", 1, doc), found) is not None
