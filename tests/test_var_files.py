@@ -120,3 +120,10 @@ def test_a_var_file_no_root_owns_is_named_when_it_holds_accelerators() -> None:
     result = _scan("stray", var_files=(given,))
     assert [os.path.basename(n.path) for n in
             _notes(result, "beside no Terraform root")] == ["cluster.tfvars"]
+
+
+def test_excluded_stray_var_files_are_not_named() -> None:
+    settings = Settings(scan=ScanSettings(exclude=("*/environments",)))  # as anchor("environments")
+    result = pipeline.run([os.path.relpath(os.path.join(DATA, "stray"))], [], settings)
+    assert [os.path.basename(n.path) for n in
+            _notes(result, "beside no Terraform root")] == ["stage-1.tfvars"]
