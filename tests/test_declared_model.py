@@ -27,6 +27,15 @@ def test_vllm_quantization_wins_over_dtype() -> None:
     assert d is not None and d.id == "TheBloke/Llama-2-13B-AWQ" and d.precision == "awq"
 
 
+def test_a_quantization_switch_that_is_off_is_no_precision() -> None:
+    # JetStream's checkpoint converter (kubernetes-engine-samples, llm-serving-tpus-jetstream):
+    # `-q=False` keeps the weights as they are.
+    d = _cmd("convert", "-s=jetstream-pytorch", "-m=google/gemma-7b-it", "-q=False", "-h=True")
+    assert d is not None and d.id == "google/gemma-7b-it" and d.precision is None
+    d = _cmd("text-generation-launcher", "--model-id", "google/gemma-7b", "--quantize", "none")
+    assert d is not None and d.precision is None
+
+
 def test_python_dash_m_is_the_program_not_the_model() -> None:
     d = _cmd("python", "-m", "sglang.launch_server", "--model-path", "Qwen/Qwen2.5-14B-Instruct",
              "--tp", "2")

@@ -96,3 +96,40 @@ def test_fields_named_as_requests_count_anywhere() -> None:
            "trainer": {"numGpus": 4}, "ui": {"gpu": 1}, "requestGPUType": "nvidia.com/gpu"}
     assert [e.dotted for e in find(doc)] == ["servingEngineSpec.modelSpec[0].requestGPU",
                                               "trainer.numGpus"]
+
+
+def test_a_charts_accelerator_section_that_is_switched_on_is_evidence() -> None:
+    # Ollama's chart values (otwld/ollama-helm), as kubernetes-engine-samples sets them.
+    ollama = {"ollama": {"gpu": {"enabled": True, "type": "nvidia", "number": 1},
+                         "models": ["gemma:7b"]}}
+    assert [(e.dotted, e.value) for e in find(ollama)] == [("ollama.gpu.number", 1)]
+    # Made-up variants: another count field, a switch alone, TPUs.
+    assert [e.value for e in find({"worker": {"gpus": {"count": 2, "vendor": "amd"}}})] == [2]
+    assert [e.dotted for e in find({"tpu": {"enabled": True}})] == ["tpu.enabled"]
+    # Switched off, a zero count, or a section of settings only: nothing asked.
+    assert find({"gpu": {"enabled": False, "number": 1}}) == []
+    assert find({"gpu": {"enabled": True, "number": 0}}) == []
+    assert find({"gpu": {"type": "nvidia", "driver": "550"}}) == []
+
+
+def test_a_dra_device_class_of_accelerators_is_evidence() -> None:
+    claim = {"spec": {"devices": {"requests": [
+        {"name": "a", "exactly": {"deviceClassName": "gpu.nvidia.com"}},
+        {"name": "b", "deviceClassName": "rdma.example.com"}]}}}
+    assert [e.value for e in find(claim)] == ["gpu.nvidia.com"]
+
+
+def test_a_gke_compute_class_with_gpu_priorities_is_a_documented_non_workload() -> None:
+    from gpulint.facts.kubernetes.accounting import non_workload
+    from gpulint.load.kubernetes import K8sObject
+
+    # The shape of GKE's custom compute class samples (kubernetes-engine-samples,
+    # autoscaling/custom-compute-classes): node shapes for the pods that select the class.
+    doc = {"apiVersion": "cloud.google.com/v1", "kind": "ComputeClass",
+           "metadata": {"name": "inference-1x8x24"},
+           "spec": {"priorities": [{"machineFamily": "a3",
+                                    "gpu": {"type": "nvidia-h100-80gb", "count": 8}}],
+                    "nodePoolAutoCreation": {"enabled": True}}}
+    found = find(doc)
+    assert [e.dotted for e in found] == ["spec.priorities[0].gpu.count"]
+    assert non_workload(K8sObject("ccc.yaml", 1, doc), found) is not None

@@ -41,3 +41,23 @@ def test_the_count_sees_misses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(accounting, "account", lambda obj, groups, built: (None, None))
     cov = measure([str(tmp_path)])
     assert sorted(i.outcome for i in cov.items) == sorted([FOUND, UNACCOUNTED])
+
+
+def test_only_the_values_file_terraform_names_is_read_through_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Terraform file that names `${path.module}/values.yaml` consumes that file, not every
+    file called values.yaml in the repository."""
+    values = "worker:\n  resources: {limits: {nvidia.com/gpu: 8}}\n  replicas: 4\n"
+    (tmp_path / "ray").mkdir()
+    (tmp_path / "ray" / "main.tf").write_text(
+        'resource "helm_release" "r" {\n  name = "r"\n  chart = "ray-cluster"\n'
+        '  repository = "https://ray-project.github.io/kuberay-helm/"\n'
+        '  values = [file("${path.module}/values.yaml")]\n}\n')
+    (tmp_path / "ray" / "values.yaml").write_text(values)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "values.yaml").write_text(values)
+    from gpulint.report import coverage
+
+    monkeypatch.setattr(coverage, "_outcome", lambda item, end, tree, result: item)
+    by_file = {Path(i.path).parent.name: i.outcome for i in coverage.measure([str(tmp_path)]).items}
+    assert by_file == {"ray": coverage.THROUGH, "elsewhere": UNACCOUNTED}

@@ -3,6 +3,7 @@ assumed: made-up shapes beyond the operator fixtures."""
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -292,6 +293,29 @@ def test_alternative_values_beside_a_chart_are_read(tmp_path: Path) -> None:
     result = _scan(tmp_path, files)
     gpu = [r for r in result.resources if r.path.endswith("values-gpu.yaml")]
     assert [(r.facts["gpu.count"], r.facts["replicas.desired"]) for r in gpu] == [(1, 2)]
+
+
+def test_values_files_in_a_directory_per_deployment_inside_a_chart_are_read(
+        tmp_path: Path) -> None:
+    # The shape of kubernetes-engine-samples' nemoRL chart: the chart's values.yaml, and a
+    # directory per model holding its own values.yaml (helm install -f gemma3-27b-it/values.yaml).
+    worker = ("additionalWorkerGroups:\n  worker-grp-0:\n    replicas: 4\n"
+              "    image: {repository: nvcr.io/nvidia/nemo-rl, tag: v0.3.1}\n"
+              "    resources: {limits: {nvidia.com/gpu: 8}}\n"
+              "    nodeSelector: {cloud.google.com/gke-accelerator: nvidia-b200}\n")
+    files = {
+        "nemoRL/Chart.yaml": "apiVersion: v2\nname: nemo\nversion: 0.1.0\n",
+        "nemoRL/values.yaml": "image: {repository: rayproject/ray}\n",
+        "nemoRL/gemma3-27b-it/values.yaml": worker,
+        # made-up: a values file two levels down, named differently
+        "nemoRL/models/llama/values-h100.yaml": worker.replace("b200", "h100-80gb"),
+        "nemoRL/ci/values-smoke.yaml": worker,  # chart test values: not a deployment
+    }
+    result = _scan(tmp_path, files)
+    found = sorted((os.path.relpath(r.path, tmp_path), r.facts["gpu.count"], r.facts["gpu.model"])
+                   for r in result.resources)
+    assert found == [("nemoRL/gemma3-27b-it/values.yaml", 8, "B200"),
+                     ("nemoRL/models/llama/values-h100.yaml", 8, "H100")]
 
 
 def test_a_sample_under_a_kustomization_that_does_not_list_it_is_scanned(

@@ -94,6 +94,36 @@ def test_the_setting_is_read_from_the_configuration(tmp_path: Any) -> None:
     ({"name": "gpu-team", "size": "m5.large"}, None),  # a word in a value is not evidence
     ({"gpu-demo": {"size": 100}}, None),  # nor a key that only names something (a disk)
     ({"workers": {"enable_gpu": True}}, "workers.enable_gpu"),
+    # A TPU pool is a machine type alone (ai-on-gke's benchmark jetstream-sample.tfvars).
+    ({"nodepool-tpu": {"machine_type": "ct5lp-hightpu-4t", "spot": True}},
+     "nodepool-tpu.machine_type = ct5lp-hightpu-4t"),
+    ({"pools": [{"machine_type": "ct6e-standard-8t"}]}, "pools[0].machine_type = ct6e-standard-8t"),
+    ({"pools": [{"machine_type": "ct5lp-highmem-x"}]}, None),  # not a TPU machine type
 ])
 def test_accelerator_evidence_in_a_value(value: Any, found: str | None) -> None:
     assert evidence(value) == found
+
+
+def test_a_var_file_no_root_owns_is_named_when_it_holds_accelerators() -> None:
+    result = _scan("stray")
+    notes = _notes(result, "in a var file beside no Terraform root")
+    named = sorted(os.path.relpath(n.path, os.path.join(DATA, "stray")) for n in notes)
+    assert named == ["environments/prod/cluster.tfvars", "orchestration/config/stage-1.tfvars"]
+    config = next(n for n in notes if n.path.endswith("stage-1.tfvars"))
+    assert "nodepools.nodepool-gpu.guest_accelerator" in config.reason
+    fix = fix_for(root_cause(f"could not evaluate: {config.reason}"), config.reason)
+    assert root_cause(config.reason) == "GPU pools in a var file beside no Terraform root"
+    assert "--var-file" in fix
+    # Given on the command line, the file is the root's, not a stray.
+    given = os.path.relpath(os.path.join(DATA, "stray", "orchestration", "config",
+                                         "stage-1.tfvars"))
+    result = _scan("stray", var_files=(given,))
+    assert [os.path.basename(n.path) for n in
+            _notes(result, "beside no Terraform root")] == ["cluster.tfvars"]
+
+
+def test_excluded_stray_var_files_are_not_named() -> None:
+    settings = Settings(scan=ScanSettings(exclude=("*/environments",)))  # as anchor("environments")
+    result = pipeline.run([os.path.relpath(os.path.join(DATA, "stray"))], [], settings)
+    assert [os.path.basename(n.path) for n in
+            _notes(result, "beside no Terraform root")] == ["stage-1.tfvars"]

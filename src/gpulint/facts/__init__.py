@@ -132,6 +132,7 @@ def _terraform(modules: Any, manifests: list[K8sObject], loaded: Loaded, out: Bu
     out.notes += unknown_types.notes(untyped)
     if loaded.terraform is not None:
         out.notes += var_files.notes(loaded.terraform.var_file_settings)
+        out.notes += var_files.stray_notes(loaded.terraform.stray_var_files)
 
 
 def _terraform_helm(loaded: Loaded, out: Built) -> None:

@@ -50,6 +50,8 @@ _MODEL_FLAGS = ("--model", "--model-id", "--model_id", "--model-path", "--model_
                 # fine-tuning scripts: transformers/TRL, LLaMA-Factory; axolotl's override
                 "--model_name_or_path", "--model-name-or-path", "--base_model", "--base-model")
 _PRECISION_FLAGS = ("--quantization", "--quantize", "--dtype", "-q", "--torch-dtype")
+# Values of those flags that switch quantization off (a converter's `-q=False`): no precision.
+_NOT_QUANTIZED = frozenset({"false", "no", "none", "off", "0"})
 _TP_FLAGS = ("--tensor-parallel-size", "-tp", "--tp", "--tp-size", "--num-shard")
 # Pipeline and data parallelism: vLLM's long and short forms, and SGLang's --pp-size/--dp-size.
 _PP_FLAGS = ("--pipeline-parallel-size", "-pp", "--pp-size")
@@ -298,6 +300,8 @@ def from_command(command: list[str], env: dict[str, str], what: str,
     if not model:
         return None
     precision = next((flags[f] for f in _PRECISION_FLAGS if flags.get(f)), None)
+    if str(precision).lower() in _NOT_QUANTIZED:  # `-q=False`: a switch that is off
+        precision = None
     if precision in {"auto", None}:
         # TGI reads its flags from the environment too; QUANTIZE decides the weights over DTYPE.
         precision = env.get("QUANTIZE") or env.get("DTYPE") or None

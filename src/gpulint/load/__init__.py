@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from gpulint import globs
 from gpulint.files.json_input import load_json
 from gpulint.model import Diagnostic, SourceFile
 
@@ -103,6 +104,11 @@ def load(found: Discovery, settings: ScanSettings, rendered: Rendered,
     if found.scope.files is not None:
         _add_module_context(project, found.files)
     out.terraform = project.load(settings.inputs)
+    # Var files no root owns are found by walking the scanned directories: the exclusions
+    # apply to them too, and a scan of given files (pre-commit) reports on those files only.
+    out.terraform.stray_var_files = [] if found.scope.files is not None else [
+        (p, data) for p, data in out.terraform.stray_var_files
+        if not (settings.exclude and globs.excluded(p, settings.exclude))]
     out.suppressions += _terraform_suppressions(
         project, lambda p: (texts[p], None) if p in texts else read(p))
     return out

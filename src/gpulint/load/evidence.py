@@ -13,7 +13,11 @@ What counts, by design general rather than per operator:
   of a spec), also wrapped as `{value: …}`;
 - GPU node selection: node labels that only GPU nodes carry, as selector keys or in match
   expressions, and instance types of GPU families;
-- profile strings naming an accelerator and a count (`nvidia-gpu-h100:8`).
+- profile strings naming an accelerator and a count (`nvidia-gpu-h100:8`);
+- switches and counts of a chart's accelerator section (`gpu: {enabled: true, number: 1}`,
+  `gpus: {count: 2}`), as charts that build the resource names themselves expose them;
+- device classes of accelerators in dynamic resource allocation claims (`deviceClassName:
+  gpu.nvidia.com`), priced through the pods that claim them (facts/kubernetes/dra.py).
 """
 
 from __future__ import annotations
@@ -60,6 +64,11 @@ _GPU_INSTANCE = re.compile(
 _PROFILE = re.compile(r"^[a-z0-9]+(-[a-z0-9.]+)*-?(gpu|tpu)(-[a-z0-9.]+)*:\d+$|"
                       r"^[a-z0-9.-]*(gpu|tpu)[a-z0-9.-]*-(a100|h100|h200|b200|l4|l40s?|t4|a10g?|"
                       r"v100|mi\d+x?|v\d+[ep]?)[a-z0-9.-]*:\d+$", re.I)
+# A DRA device class whose name says it hands out accelerators (`gpu.nvidia.com`).
+_DEVICE_CLASS = re.compile(r"(^|[.-])(gpus?|mig|tpus?|neuron[\w]*)([.-]|$)", re.I)
+# A chart's accelerator section: `gpu: {enabled: true, type: nvidia, number: 1}` (Ollama).
+_SECTION = frozenset({"gpu", "gpus", "tpu", "tpus", "accelerator", "accelerators"})
+_SECTION_COUNT = ("number", "count", "quantity", "amount", "num", "limit", "request")
 # Text that may hold evidence: a cheap test before parsing a file.
 MARKER = re.compile(r"gpu|tpu|neuron|gaudi|accelerator|nvidia|amd\.com|habana", re.I)
 # Keys whose values are prose or schemas, not settings.
@@ -186,11 +195,34 @@ def _walk(node: Any, path: Path, parent: str | None) -> Iterator[Evidence]:
                 and not isinstance(unwrap(value), (dict, list)) and _positive(value):
             yield Evidence(here, key, unwrap(value), "bare")
             continue
+        section = _section(low, value)
+        if section is not None:
+            yield Evidence((*here, section[0]) if section[0] else here, key, section[1], "bare")
+            continue
+        if key == "deviceClassName" and isinstance(value, str) and _DEVICE_CLASS.search(value):
+            yield Evidence(here, key, value, "request")
+            continue
         if low in _BARE_NAME and parent in _RESOURCE_MAPS and isinstance(unwrap(value), str) \
                 and MARKER.search(str(unwrap(value))):
             yield Evidence(here, key, unwrap(value), "bare")
             continue
         yield from _walk(value, here, key)
+
+
+def _section(low: str, value: Any) -> tuple[str, Any] | None:
+    """(field, value) of a chart's accelerator section that asks for accelerators: its count
+    field when it has a positive one, else its `enabled: true`; None when it is off or holds
+    neither (a section of names or settings)."""
+    if low not in _SECTION or not isinstance(value, dict):
+        return None
+    enabled = unwrap(value.get("enabled"))
+    if enabled is False or str(enabled).lower() == "false":
+        return None
+    count = next((f for f in _SECTION_COUNT if f in value and
+                  not isinstance(unwrap(value[f]), (dict, list))), None)
+    if count is not None:
+        return (count, unwrap(value[count])) if _positive(value[count]) else None
+    return ("enabled", True) if enabled is True else None
 
 
 def _match_expression(node: dict[str, Any]) -> tuple[str, Any] | None:

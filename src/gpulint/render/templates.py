@@ -130,22 +130,23 @@ _CHART_DIRS = ("templates", "charts", "crds", "ci", "tests")
 
 
 def _skip_chart(root: str, paths: list[str], skip: set[str]) -> None:
-    """A chart's templates, subcharts, CRDs, test values and values files are not scanned one by
+    """A chart's templates, subcharts, CRDs, test values and values file are not scanned one by
     one (its objects come from its render, or its values are read); plain manifests elsewhere in
     it (examples, a manifest applied with kubectl beside the chart) are scanned as they are,
-    rendered or not: Helm never installs them."""
+    rendered or not: Helm never installs them. Other values files in it are alternatives."""
     inside = [p for p in paths if _under(p, root)]
     hidden = [os.path.join(root, d) for d in _CHART_DIRS]
+    own = {os.path.abspath(os.path.join(root, f)) for f in ("values.yaml", "values.yml")}
     skip.update(p for p in inside if any(_under(p, h) for h in hidden)
-                or os.path.basename(p) in ("values.yaml", "values.yml")
-                or (os.path.basename(p).startswith("values") and not _alternative_values(p, root)))
+                or os.path.abspath(p) in own
+                or (os.path.basename(p).startswith("values") and not _alternative_values(p)))
 
 
-def _alternative_values(path: str, root: str) -> bool:
-    """`values-<name>.yaml` beside a chart's values.yaml: another way to deploy the chart, read
-    as Helm values of its own (the chart is rendered with its defaults only)."""
-    return os.path.dirname(os.path.abspath(path)) == os.path.abspath(root) and \
-        path.endswith((".yaml", ".yml"))
+def _alternative_values(path: str) -> bool:
+    """A values file in a chart's tree other than its own values.yaml (`values-<name>.yaml`
+    beside it, `<model>/values.yaml` in a directory per deployment): another way to deploy the
+    chart, read as Helm values of its own (the chart is rendered with its defaults only)."""
+    return path.endswith((".yaml", ".yml"))
 
 
 def _missing_dependencies(root: str, read: Callable[[str], str | None]) -> list[str]:

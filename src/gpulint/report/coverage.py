@@ -11,6 +11,7 @@ resources, notes and diagnostics by file and line. Terraform is not counted here
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -131,7 +132,7 @@ def measure(paths: list[str]) -> Coverage:
 def _consumed(files: list[Any]) -> set[str]:
     """Values files read through something else: a chart's own values.yaml, the files a
     render plan consumed (helmfile, kustomize, configured values), files a Terraform file
-    names (helm_release values = [file(...)])."""
+    names by path (helm_release values = [file("${path.module}/values.yaml")])."""
     from gpulint.config.settings import ScanSettings
     from gpulint.render.templates import render
 
@@ -140,14 +141,26 @@ def _consumed(files: list[Any]) -> set[str]:
             self.files = files
 
     out = set(render(_Found(), ScanSettings(), None).skip)  # type: ignore[arg-type]
-    tf = [read_text(f.path)[0] or "" for f in files if f.path.endswith(".tf")]
+    for f in files:
+        if f.path.endswith(".tf"):
+            out.update(_named_by_terraform(f.path, read_text(f.path)[0] or ""))
     for f in files:
         path = os.path.abspath(f.path)
         chart = os.path.join(os.path.dirname(path), "Chart.yaml")
-        if (os.path.basename(path) == "values.yaml" and os.path.isfile(chart)) or \
-                any(os.path.basename(path) in text for text in tf):
+        if os.path.basename(path) == "values.yaml" and os.path.isfile(chart):
             out.add(path)
     return out
+
+
+# A quoted YAML path in Terraform, relative to the module (`${path.module}/…`) or as written.
+_TF_PATH = re.compile(r'"(?:\$\{path\.(?:module|root|cwd)\}/)?([^"$]*\.ya?ml)"')
+
+
+def _named_by_terraform(tf: str, text: str) -> set[str]:
+    """The YAML files a Terraform file names, resolved from its directory: a file elsewhere
+    with the same base name is not consumed by it."""
+    here = os.path.dirname(os.path.abspath(tf))
+    return {os.path.normpath(os.path.join(here, m.group(1))) for m in _TF_PATH.finditer(text)}
 
 
 def _outcome(item: Item, end: int, tree: Any, result: Any) -> Item:

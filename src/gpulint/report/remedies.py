@@ -64,6 +64,8 @@ _FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for
      "not priced by gpulint: add its cost outside the report (its GPUs and counts are "
      "still checked)"),
     (r"outside the scanned tree", "scan the directory that holds the file"),
+    (r"in a var file beside no Terraform root", "scan the root module that file configures with "
+     "--var-file pointing at it (or list it under terraform.var_files for that root)"),
     (r"limit", "a fixed safety limit (docs/performance.md); simplify the expression"),
 ))
 DEFAULT = "state the value in the code (-v shows each resource and what is unknown)"

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from gpulint.config.inputs import Inputs
 from gpulint.model import Diagnostic
-from gpulint.terraform import bounds
+from gpulint.terraform import bounds, stray_var_files
 from gpulint.terraform.expressions import Scope, evaluate
 from gpulint.terraform.files import FileAccess
 from gpulint.terraform.module import LoadResult, iter_blocks, load_module, resolve_module_source
@@ -168,6 +168,9 @@ class TerraformProject:
                 result.diagnostics.append(Diagnostic(directory, None, "Terraform module not "
                                                      "evaluated: expressions nested too deeply"))
         result.diagnostics[:0] = self.diagnostics + _undeclared(inputs, declared)
+        given = {os.path.abspath(p) for p in inputs.var_files}
+        result.stray_var_files = [(p, data) for p, data in stray_var_files.find(
+            self.roots, self.root_dirs(), self.parse_source) if os.path.abspath(p) not in given]
         return result
 
 

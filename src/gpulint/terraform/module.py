@@ -91,6 +91,8 @@ class LoadResult:
     # Root variables that .tfvars files Terraform does not load by itself set
     # (variables.VarFileSetting): the fact builders say which of them hold GPU pools.
     var_file_settings: list[Any] = field(default_factory=list)
+    # Var files under the scanned paths that no root module would be given (stray_var_files).
+    stray_var_files: list[tuple[str, Any]] = field(default_factory=list)
 
 
 def _provider_blocks(files: list[ParsedFile], scope: Scope,

@@ -19,7 +19,7 @@ from gpulint.facts.common import (
     workload_from,
 )
 from gpulint.facts.kubernetes import accelerators as k8s_accelerators
-from gpulint.facts.kubernetes import accounting, registry
+from gpulint.facts.kubernetes import accounting, dra, registry
 from gpulint.facts.kubernetes import nodes as k8s_nodes
 from gpulint.facts.kubernetes.eksctl import build_cluster_config
 from gpulint.facts.kubernetes.env import ConfigMaps, container_env
@@ -162,15 +162,17 @@ def _group_resource(obj: K8sObject, group: PodGroup, ctx: Context,
         acc.count = group.unknown_count
     doc = obj.doc
     kind = str(doc["kind"])
+    meta = as_dict(doc.get("metadata"))
+    ns = scalar(meta.get("namespace"))
+    if not isinstance(acc.count, Unknown) and acc.count <= 0:
+        acc = dra.claimed(group.pod, ctx, ns) or acc
     if not isinstance(acc.count, Unknown) and acc.count <= 0:
         selected = _selected_only(group.pod, kind) if selector_only else None
         if selected is None:
             return None
         acc = selected
-    meta = as_dict(doc.get("metadata"))
     # `generateName` objects (Jobs created with kubectl create) are named by their prefix.
     name = scalar(meta.get("name")) or scalar(meta.get("generateName")) or "?"
-    ns = scalar(meta.get("namespace"))
     address = obj.address or (f"{kind}/{ns}/{name}" if ns else f"{kind}/{name}")
     if group.suffix:
         address += f"/{group.suffix}"

@@ -33,6 +33,7 @@ def _clean_container(c: dict[str, Any]) -> dict[str, Any]:
     out = dict(c)
     res = as_dict(c.get("resources"))
     out["resources"] = {k: as_dict(res.get(k)) for k in ("limits", "requests")}
+    out["resources"]["claims"] = [x for x in as_list(res.get("claims")) if isinstance(x, dict)]
     out["env"] = [e for e in as_list(c.get("env")) if isinstance(e, dict)]
     out["envFrom"] = [e for e in as_list(c.get("envFrom")) if isinstance(e, dict)]
     for key in ("command", "args"):
@@ -53,6 +54,7 @@ def clean_pod(pod: Any) -> dict[str, Any]:
     out["nodeSelector"] = as_dict(pod.get("nodeSelector"))
     out["tolerations"] = [t for t in as_list(pod.get("tolerations")) if isinstance(t, dict)]
     out["affinity"] = as_dict(pod.get("affinity"))
+    out["resourceClaims"] = [x for x in as_list(pod.get("resourceClaims")) if isinstance(x, dict)]
     return out
 
 

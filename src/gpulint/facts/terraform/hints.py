@@ -12,6 +12,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from gpulint.fact_types import Resource
+from gpulint.facts.terraform.gcp_tpu import chips_per_vm
 from gpulint.model import Unknown
 from gpulint.pricing import catalog
 
@@ -86,6 +87,8 @@ def catalog_gpu_name(text: str) -> bool:
     text = text.strip()
     if not text or len(text) > 64:
         return False
+    if chips_per_vm(text) is not None:  # GKE TPU machine types, priced from slice rows
+        return True
     for provider in catalog.providers():
         spec = catalog.instance(provider, text)
         if spec is not None and (spec.gpu_count or 0) > 0:

@@ -88,3 +88,18 @@ def notes(settings: list[Any]) -> list[ModuleCallNote]:
             f"its default; pass --var-file {os.path.relpath(first_path)}, or set "
             f"terraform.var_file_variants to scan each file as a cluster"))
     return out
+
+
+def stray_notes(stray: list[tuple[str, Any]]) -> list[ModuleCallNote]:
+    """One "could not evaluate" note per var file no root in the scan owns whose values hold
+    accelerators: the pools it declares exist only with a root gpulint cannot pair it with."""
+    out = []
+    for path, data in stray:
+        why = evidence(data)
+        if why is None:
+            continue
+        out.append(ModuleCallNote(
+            os.path.basename(path), path, 1,
+            f"{os.path.relpath(path)} gives accelerators ({why}), yet no root module loads it: "
+            "GPU pools in a var file beside no Terraform root"))
+    return out
