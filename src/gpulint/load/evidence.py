@@ -12,7 +12,7 @@ What counts, by design general rather than per operator:
 - bare `gpu`/`gpus`/`gpuCount`/`accelerator(s)` fields in resource-like maps (or at the top
   of a spec), also wrapped as `{value: …}`;
 - GPU node selection: node labels that only GPU nodes carry, as selector keys or in match
-  expressions, and instance types of GPU families;
+  expressions, and instance types of GPU families (also as a pool's `instanceType` field);
 - profile strings naming an accelerator and a count (`nvidia-gpu-h100:8`);
 - switches and counts of a chart's accelerator section (`gpu: {enabled: true, number: 1}`,
   `gpus: {count: 2}`), as charts that build the resource names themselves expose them;
@@ -59,7 +59,14 @@ _INSTANCE_TYPE_LABEL = re.compile(r"^(node\.kubernetes\.io/instance-type|beta\.k
 _GPU_INSTANCE = re.compile(
     r"^(ml\.)?(p[2-6][a-z]*|g[3-6][a-z]*|gr6|inf[12]|trn[12][a-z]*|dl[12][a-z]*)(\.\w+)?$|"
     r"^(a2|a3|a4|g2|g4|ct[3-6][a-z]*)-[\w-]+$|^standard_n[cdvgm][\w-]*$|"
-    r"^(bm|vm)\.gpu[\w.-]*$", re.I)
+    r"^(bm|vm)\.gpu[\w.-]*$|"
+    # CoreWeave CKS instance IDs: `gd-8xh100ib-i128`, `gb200-4x` (docs.coreweave.com,
+    # platform/instances; CPU instances are `cd-…`).
+    r"^gd-\d+x[a-z0-9]+(-[\w]+)*$|^(gb|b|h)\d{3}-\d+x$|^rtxp?\d+-\d+x$", re.I)
+# Fields that name the machine a pool or a node runs on: a GPU type there is evidence.
+_INSTANCE_FIELDS = frozenset({"instancetype", "instance_type", "instancetypes",
+                              "instance_types", "machinetype", "machine_type", "vmsize",
+                              "vm_size"})
 # `<vendor>-<gpu|tpu>-<model>:<count>`-like strings (KubeAI resource profiles and the like).
 _PROFILE = re.compile(r"^[a-z0-9]+(-[a-z0-9.]+)*-?(gpu|tpu)(-[a-z0-9.]+)*:\d+$|"
                       r"^[a-z0-9.-]*(gpu|tpu)[a-z0-9.-]*-(a100|h100|h200|b200|l4|l40s?|t4|a10g?|"
@@ -158,15 +165,18 @@ def _selector(key: str, value: Any) -> bool:
         is_gpu_instance(value) or (isinstance(value, list) and any(map(is_gpu_instance, value))))
 
 
-def find(doc: Any, path: Path = ()) -> list[Evidence]:
-    """Every piece of accelerator evidence in a parsed document."""
-    return list(_walk(doc, path, None))
+def find(doc: Any, path: Path = (), machines: bool = False) -> list[Evidence]:
+    """Every piece of accelerator evidence in a parsed document. A GPU machine type in an
+    `instanceType`-like field counts inside an object's `spec` (a node pool kind), or anywhere
+    with `machines` (the arguments of a Terraform resource); elsewhere such fields are data
+    (a cost report, a price list)."""
+    return list(_walk(doc, path, None, machines))
 
 
-def _walk(node: Any, path: Path, parent: str | None) -> Iterator[Evidence]:
+def _walk(node: Any, path: Path, parent: str | None, machines: bool) -> Iterator[Evidence]:
     if isinstance(node, list):  # items of a list are not fields of the map that holds it
         for i, item in enumerate(node):
-            yield from _walk(item, (*path, i), f"{parent}[]")
+            yield from _walk(item, (*path, i), f"{parent}[]", machines)
         return
     if not isinstance(node, dict):
         if is_profile(node):
@@ -202,11 +212,16 @@ def _walk(node: Any, path: Path, parent: str | None) -> Iterator[Evidence]:
         if key == "deviceClassName" and isinstance(value, str) and _DEVICE_CLASS.search(value):
             yield Evidence(here, key, value, "request")
             continue
+        if low in _INSTANCE_FIELDS and (machines or "spec" in path) and (
+                is_gpu_instance(unwrap(value)) or (
+                    isinstance(value, list) and any(map(is_gpu_instance, value)))):
+            yield Evidence(here, key, unwrap(value), "selector")
+            continue
         if low in _BARE_NAME and parent in _RESOURCE_MAPS and isinstance(unwrap(value), str) \
                 and MARKER.search(str(unwrap(value))):
             yield Evidence(here, key, unwrap(value), "bare")
             continue
-        yield from _walk(value, here, key)
+        yield from _walk(value, here, key, machines)
 
 
 def _section(low: str, value: Any) -> tuple[str, Any] | None:
