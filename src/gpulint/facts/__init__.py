@@ -34,6 +34,9 @@ class Built:
     notes: list[Any] = field(default_factory=list)  # module calls that could not be evaluated
     # id(object) → cloud → region of the Terraform provider of the code that applies it.
     provider_regions: dict[int, dict[str, str]] = field(default_factory=dict)
+    # Real paths of the files evaluated Terraform read (file(), templatefile()), for the
+    # evidence count (report/coverage.py).
+    terraform_reads: frozenset[str] = frozenset()
 
 
 def build_facts(loaded: Loaded, settings: Settings) -> Built:
@@ -109,7 +112,13 @@ def _terraform_manifests(loaded: Loaded, modules: Any) -> list[K8sObject]:
 
 
 def _terraform(modules: Any, manifests: list[K8sObject], loaded: Loaded, out: Built) -> None:
-    from gpulint.facts.terraform import build_all, unknown_types, var_files
+    from gpulint.facts.terraform import (
+        build_all,
+        switched_off,
+        unknown_types,
+        unread_templates,
+        var_files,
+    )
 
     if modules is None:
         return
@@ -133,6 +142,10 @@ def _terraform(modules: Any, manifests: list[K8sObject], loaded: Loaded, out: Bu
     if loaded.terraform is not None:
         out.notes += var_files.notes(loaded.terraform.var_file_settings)
         out.notes += var_files.stray_notes(loaded.terraform.stray_var_files)
+        if loaded.terraform.files is not None:  # before switched_off reads what is off
+            out.terraform_reads = frozenset(loaded.terraform.files.read_paths())
+        out.notes += switched_off.notes(loaded.terraform)
+        out.notes += unread_templates.notes(loaded.terraform, out.notes)
 
 
 def _terraform_helm(loaded: Loaded, out: Built) -> None:
@@ -171,7 +184,8 @@ def _terraform_helm(loaded: Loaded, out: Built) -> None:
         if release.chart_dir and release.unknown is None:
             objects, diags = helm_local.render(release, release.chart_dir, read)
         else:
-            objects, diags, res = helm_tf.read(release, read)
+            objects, diags, res, notes = helm_tf.read(release, read)
+            out.notes += notes
             if res is not None:
                 _with_provider_regions(res, where)
                 _add(out, res, res.line)

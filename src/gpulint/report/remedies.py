@@ -75,6 +75,9 @@ DEFAULT = "state the value in the code (-v shows each resource and what is unkno
 _NAMED = re.compile(r"\(not auto-loaded\): (pass --var-file \S+)")
 # GPU pools only unloaded var files give (facts/terraform/var_files.py): the flag or setting.
 _VARIANTS = re.compile(r"; (pass --var-file \S+, or set terraform\.var_file_variants.*)$")
+# Terraform switched off by default or templates no evaluated code reads
+# (facts/terraform/switched_off.py, unread_templates.py): the setting that evaluates it.
+_EVALUATES = re.compile(r"; ([^;]* to evaluate it)$")
 # Pools of unknown machine type (facts/terraform/unknown_types.py): "(cause)" at the end.
 _MIGHT_BE_GPU = re.compile(r"of unknown machine type, might be GPU \w+ \((.*)\)$")
 
@@ -85,7 +88,7 @@ def fix_for(cause: str, reason: str = "") -> str:
     inner = _MIGHT_BE_GPU.search(cause)
     if inner:  # pools of unknown machine type: the fix of what left the type unknown
         return fix_for(inner.group(1), reason)
-    variants = _VARIANTS.search(reason)
+    variants = _VARIANTS.search(reason) or _EVALUATES.search(reason)
     if variants:
         return variants.group(1)
     named = _NAMED.search(reason)

@@ -79,6 +79,27 @@ class RemoteCall:
 
 
 @dataclass
+class SwitchedOff:
+    """A resource, data source or module call that `count`/`for_each` expands into no instance
+    (`count = var.enable_vllm ? 1 : 0` with the default false): the facts layer looks in it for
+    accelerators, so a GPU workload switched off by default is named, not dropped."""
+
+    address: str
+    path: str
+    block: Block
+    scope: Scope  # the module's scope: its variables, locals and files
+    templates: dict[str, Block]  # the module's `data "template_file"` blocks, by name
+    module_address: str  # "" for a root module
+    given: frozenset[str]  # the module's variables given a value (the others: defaults)
+
+
+def _switched_off(address: str, path: str, block: Block, module: Module) -> SwitchedOff:
+    return SwitchedOff(address, path, block, module.scope,
+                       module.data_decls.get("template_file", {}), module.address,
+                       module.given_variables())
+
+
+@dataclass
 class LoadResult:
     resources: list[ResourceInstance] = field(default_factory=list)
     notes: list[ModuleCallNote] = field(default_factory=list)
@@ -93,6 +114,7 @@ class LoadResult:
     var_file_settings: list[Any] = field(default_factory=list)
     # Var files under the scanned paths that no root module would be given (stray_var_files).
     stray_var_files: list[tuple[str, Any]] = field(default_factory=list)
+    switched_off: list[SwitchedOff] = field(default_factory=list)
 
 
 def _provider_blocks(files: list[ParsedFile], scope: Scope,
@@ -157,6 +179,8 @@ def _expand_resource(module: Module, f: ParsedFile, b: Block, prefix: str, peers
         # Still report the resource once, with the expansion unknown.
         unknown_expansion = Unknown(f"{base}: {keys.reason}")
         keys = [(None, module.scope.child(count=keys, each=keys))]
+    elif not keys and b.type == "resource":  # a data source creates nothing
+        result.switched_off.append(_switched_off(base, f.path, b, module))
     for key, scope in keys:
         inst = ResourceInstance(base + address_suffix(key), b.labels[0], b.labels[1],
                                 "data" if b.type == "data" else "managed", f.path,
@@ -245,6 +269,8 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
     keys = _instance_keys(call, parent.scope)
     providers = _call_providers(call, parent.providers)
     if target is None:
+        if keys == []:
+            result.switched_off.append(_switched_off(addr, f.path, call, parent))
         result.remote_calls.append(RemoteCall(addr, f.path, call.line, src, call, keys,
                                               providers, parent.address,
                                               (len(result.resources), len(result.notes))))
@@ -275,6 +301,8 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
         return
     if not _count_instances(result, len(keys), f, call):
         return
+    if not keys:
+        result.switched_off.append(_switched_off(addr, f.path, call, parent))
     outputs: dict[str, Any] = {}
     first, first_remote = len(result.resources), len(result.remote_calls)
     for suffix, scope in keys:

@@ -73,6 +73,11 @@ class Module:
                 out[name] = apply_type(out[name], decl.attributes["type"].expr)
         return out
 
+    def given_variables(self) -> frozenset[str]:
+        """Variables given a value (by the caller, --var or a var file): the others have
+        their default."""
+        return frozenset(self._var_values)
+
     def _resolve_root(self, name: str) -> Any:
         if name == "var":
             return _LazyVars(self)

@@ -182,6 +182,11 @@ def module_refs(expr: Any) -> set[str]:
     return {n for t, n in _traversals(expr) if t == "module"}
 
 
+def expression_nodes(expr: Expr | None) -> Iterator[Any]:
+    """Every node of an expression tree, strings included."""
+    return _nodes(expr)
+
+
 def expression_strings(expr: Expr | None) -> list[str]:
     """Every literal string inside an expression (file names, inline script text)."""
     return [n for n in _nodes(expr) if isinstance(n, str)]

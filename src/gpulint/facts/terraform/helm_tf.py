@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpulint.fact_types import Resource
+from gpulint.load.evidence import EvidenceNote
 from gpulint.load.kubernetes import K8sObject
 from gpulint.model import Diagnostic, Unknown
-from gpulint.render import helm_set, values_tree
+from gpulint.render import helm_set, values_evidence, values_tree
 from gpulint.render import values as values_reader
 from gpulint.render.values_tree import Values
 from gpulint.terraform.expressions import Scope, evaluate
@@ -154,7 +155,7 @@ def _templatefile(expr: Call, scope: Scope) -> Any:
     text = files.read(path)
     if isinstance(text, Unknown):
         return Unknown(f"templatefile(): {text.reason}")
-    return _substitute(text, names if isinstance(names, dict) else {})
+    return substitute(text, names if isinstance(names, dict) else {})
 
 
 def _rendered(expr: GetAttr, scope: Scope) -> Any:
@@ -171,10 +172,10 @@ def _rendered(expr: GetAttr, scope: Scope) -> Any:
         return value
     attr = source.block.attributes.get("vars")
     names = lenient(attr.expr, source.scope) if attr is not None else {}
-    return _substitute(text, names if isinstance(names, dict) else {})
+    return substitute(text, names if isinstance(names, dict) else {})
 
 
-def _substitute(text: str, names: dict[str, Any]) -> str:
+def substitute(text: str, names: dict[str, Any]) -> str:
     """A template's `${name}` replaced by the known names, directives dropped."""
     def sub(m: re.Match[str]) -> str:
         v = names.get(m.group(1))
@@ -285,22 +286,26 @@ def to_values(release: Release, read: ReadText) -> tuple[Values, list[Diagnostic
     return values, diags
 
 
-def read(release: Release, read_text: ReadText) -> tuple[list[K8sObject], list[Diagnostic],
-                                                         Resource | None]:
-    """Objects from one release's values, the notes on it, or a could-not-evaluate resource."""
+def read(release: Release, read_text: ReadText) -> tuple[
+        list[K8sObject], list[Diagnostic], Resource | None, list[EvidenceNote]]:
+    """Objects from one release's values, the diagnostics on it, or a could-not-evaluate
+    resource; and a note for accelerator evidence in the values that no object reads."""
     if release.unknown is not None:
         if not release.mentions_gpu:
-            return [], [], None
+            return [], [], None, []
         res = Resource(release.label.split(" ")[0], "HelmValues", release.path, release.line,
                        "terraform")
         res.set_fact("gpu.count", Unknown(
             f"GPU settings in Helm values: {release.unknown}; give the values as a heredoc, "
             "yamlencode() or a file in the scanned tree"))
-        return [], [], res
+        return [], [], res, []
     values, diags = to_values(release, read_text)
-    objects = values_reader.read(values, release.name, release.namespace) if values.tree else []
+    objects, notes, _ = values_evidence.read(values, release.name, release.namespace) \
+        if values.tree else ([], [], [])
+    for note in notes:
+        note.address = f"{release.label} values"
     if objects:
         diags.append(Diagnostic(release.path, release.line, f"read "
                                 f"{values_reader.describe(objects)} from the Helm values of "
                                 f"{release.label} (not rendered)", "info"))
-    return objects, diags, None
+    return objects, diags, None, notes
