@@ -12,7 +12,8 @@ from gpulint.report.coverage import FOUND, NAMED, UNACCOUNTED, measure
 
 ROOT = Path(__file__).parents[1]
 DIRECTORIES = ["tests/fixtures", "tests/data", "tests/clusters", "tests/cost", "tests/rules",
-               "tests/hostile", "examples"]
+               "tests/hostile", "examples", "tests/terraform", "tests/clouds", "tests/plan",
+               "tests/workflow"]
 
 
 @pytest.mark.parametrize("directory", DIRECTORIES)

@@ -42,6 +42,7 @@ class ScanResult:
     # Choices users may make (a JupyterHub GPU profile): priced per hour, never in the totals,
     # the budgets or the rules, which are about what runs.
     options: list[Resource] = field(default_factory=list)
+    terraform_reads: frozenset[str] = frozenset()  # files evaluated Terraform read (coverage)
 
 
 def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -> ScanResult:
@@ -66,7 +67,8 @@ def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -
             result = ScanResult(
                 len(found.files), built.resources, outcome.findings, outcome.not_evaluated,
                 [*loaded.diagnostics, *built.diagnostics, *problems, *outcome.diagnostics],
-                built.notes, settings, outcome.suppressed, options=options)
+                built.notes, settings, outcome.suppressed, options=options,
+                terraform_reads=built.terraform_reads)
         finally:
             helm.use_cache(None)
         return _not_excluded(_scoped(result, found.scope, built), settings.scan.exclude)

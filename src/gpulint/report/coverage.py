@@ -5,7 +5,10 @@ gpulint reports as GPU resources (found), names as "could not evaluate" or in a 
 
 The count is made independently of the readers: every document of every discovered YAML/JSON
 file is parsed again and searched for evidence (load/evidence.py), then matched with the scan's
-resources, notes and diagnostics by file and line. Terraform is not counted here.
+resources, notes and diagnostics by file and line. Terraform counts too: each resource or
+module block whose strings carry objects or values with evidence (a heredoc, a `yamlencode`,
+a `manifest`), and each template file (`.tpl`, `.tftpl`) beside Terraform code, which is read
+through the release that evaluated it, or named.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpulint.files.text import read_text
-from gpulint.load.evidence import Evidence, find
+from gpulint.load.evidence import MARKER, Evidence, find
 from gpulint.load.kubernetes import K8sObject, is_manifest, separators
 from gpulint.render import values_evidence, values_tree
 from gpulint.render.values_tree import Values
@@ -123,10 +126,56 @@ def measure(paths: list[str]) -> Coverage:
             what = f"{tree.get('kind')}/{(tree.get('metadata') or {}).get('name')}" \
                 if is_manifest(tree) else "values"
             item = _outcome(Item(sf.path, first, what, found), end, tree, result)
-            if item.outcome == UNACCOUNTED and os.path.abspath(sf.path) in consumed:
+            if item.outcome == UNACCOUNTED and (os.path.abspath(sf.path) in consumed or (
+                    os.path.realpath(sf.path) in result.terraform_reads)):
                 item.outcome = THROUGH
             cov.items.append(item)
+    cov.items += _terraform(found_files, discover(paths).roots, result)
     return cov
+
+
+def _terraform(files: list[Any], roots: tuple[str, ...], result: Any) -> list[Item]:
+    """Evidence in Terraform strings (per block) and in template files (per file)."""
+    from gpulint.facts.terraform import string_evidence, unread_templates
+    from gpulint.terraform.expressions import Scope
+    from gpulint.terraform.parser import parse_hcl
+    from gpulint.terraform.syntax import HclSyntaxError
+
+    items = []
+    for sf in files:
+        if not sf.path.endswith(".tf"):
+            continue
+        text, _ = read_text(sf.path)
+        if not text or not MARKER.search(text):
+            continue
+        try:
+            root = parse_hcl(text)
+        except (HclSyntaxError, RecursionError):  # the scan reports it
+            continue
+        for block in root.blocks:
+            if block.type not in ("resource", "module") or not block.labels:
+                continue
+            places = string_evidence.inline(block, Scope(), sf.path, arguments=False)
+            if places:
+                what = ".".join(block.labels) if block.type == "resource" else \
+                    f"module.{block.labels[0]}"
+                item = Item(sf.path, block.line, what, [e for p in places for e in p.evidence])
+                items.append(_outcome(item, block.end_line, {}, result))
+    has_tf: dict[str, bool] = {}
+    for root_dir in roots:
+        for path in unread_templates.templates((root_dir,)):
+            if unread_templates.terraform_dir(path, root_dir, has_tf) is None:
+                continue
+            text, _ = read_text(path)
+            hits = string_evidence.text_evidence(text or "", path)
+            if not hits:
+                continue
+            item = Item(path, min(h[0] for h in hits), "template", [e for _, e in hits])
+            item = _outcome(item, (text or "").count("\n") + 1, {}, result)
+            if item.outcome == UNACCOUNTED and os.path.realpath(path) in result.terraform_reads:
+                item.outcome = THROUGH
+            items.append(item)
+    return items
 
 
 def _consumed(files: list[Any]) -> set[str]:
