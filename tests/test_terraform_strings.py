@@ -150,3 +150,18 @@ def test_instance_type_fields_are_evidence_in_a_spec_or_in_terraform_arguments()
     # A cost report's rows are data, not a pool; a Terraform resource's arguments are a pool.
     assert find({"resources": [{"instance_type": "p4d.24xlarge"}]}) == []
     assert len(find({"instance_types": ["g5.2xlarge"]}, machines=True)) == 1
+
+
+def test_a_heredoc_with_directives_is_read_as_its_text() -> None:
+    """A heredoc whose `%{ for }` cannot be evaluated is YAML once the directive is dropped
+    and each interpolation is a placeholder."""
+    from gpulint.facts.terraform.string_evidence import inline
+    from gpulint.terraform.expressions import Scope
+    from gpulint.terraform.parser import parse_hcl
+
+    root = parse_hcl('resource "kubectl_manifest" "job" {\n  yaml_body = <<YAML\n'
+                     'spec:\n  labels:\n%{ for k, v in var.labels ~}\n    ${k}: "${v}"\n'
+                     '%{ endfor ~}\n  limits:\n    google.com/tpu: ${upper(var.chips)}\n'
+                     'YAML\n}\n')
+    [place] = inline(root.blocks[0], Scope(), "main.tf", arguments=False)
+    assert place.line == 2 and place.describe() == "spec.limits.google.com/tpu = <…>"

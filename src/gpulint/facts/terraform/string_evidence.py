@@ -23,7 +23,17 @@ from gpulint.load.evidence import Evidence, find, first_line
 from gpulint.model import Unknown
 from gpulint.render import values_tree
 from gpulint.terraform.expressions import Scope, evaluate
-from gpulint.terraform.syntax import Block, Call, GetAttr, Index, Splat, Template, Var
+from gpulint.terraform.syntax import (
+    Block,
+    Call,
+    Conditional,
+    ForExpr,
+    GetAttr,
+    Index,
+    Splat,
+    Template,
+    Var,
+)
 from gpulint.terraform.values import expression_nodes
 
 # Arguments that are Terraform's own: they hold no workload text.
@@ -81,8 +91,17 @@ def _syntactic(expr: Any) -> str | None:
     """A template's text with every interpolation a placeholder and directives dropped."""
     if not isinstance(expr, Template):
         return None
-    return "".join(p if isinstance(p, str) else "" if isinstance(p, Call) else "<…>"
+    return "".join(p if isinstance(p, str) else "" if _directive(p) else "<…>"
                    for p in expr.parts)
+
+
+def _directive(part: Any) -> bool:
+    """`%{ for }` (a join over a for expression) or `%{ if }` (a choice between templates):
+    text of any shape, dropped rather than replaced by a scalar."""
+    if isinstance(part, Conditional):
+        return isinstance(part.then, Template) or isinstance(part.other, Template)
+    return isinstance(part, Call) and part.name == "join" and len(part.args) == 2 and \
+        isinstance(part.args[1], ForExpr)
 
 
 def _block_tree(block: Block, scope: Scope) -> dict[str, Any]:
