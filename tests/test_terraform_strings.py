@@ -64,8 +64,10 @@ def test_a_template_no_default_selects_is_named_and_a_cpu_one_is_not() -> None:
     notes = _by_place(_scan("toggle_helm"))
     note = notes[("gpu-qwen-multi.tpl", 8)]
     assert "requestGPU = 4 and 1 more" in note.reason
-    assert _fix(note.reason) == ("pass the variable that names it (--var "
-                                 "NAME=config/helm/gpu/gpu-qwen-multi.tpl) to evaluate it")
+    # The variable whose default names the other template of its directory selects it.
+    assert "variable gpu_vllm_helm_config picks config/helm/gpu/gpu-llama-light.tpl" in note.reason
+    assert _fix(note.reason) == ("pass --var gpu_vllm_helm_config=config/helm/gpu/"
+                                 "gpu-qwen-multi.tpl to evaluate it")
     assert not [n for n in notes if n[0] == "cpu-tinyllama.tpl"]
     # Each template is named once, by the release that reads it or as unread.
     assert len(notes) == 3
@@ -123,6 +125,8 @@ def test_the_count_sees_a_template_nothing_names(tmp_path: Any) -> None:
     from gpulint.facts.terraform import unread_templates
 
     assert [i.outcome for i in measure([str(tmp_path)]).items] == [NAMED]
+    [note] = pipeline.run([str(tmp_path)], []).module_notes
+    assert note.reason.endswith("pass --var values_file=gpu.tpl to evaluate it")
     original = unread_templates.notes
     try:
         unread_templates.notes = lambda loaded, named: []  # type: ignore[assignment]

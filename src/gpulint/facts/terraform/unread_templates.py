@@ -87,11 +87,38 @@ def notes(loaded: Any, named: list[Any]) -> list[EvidenceNote]:
             hits = text_evidence(text, path)
             if not hits:
                 continue
-            shown = os.path.relpath(path)
+            shown, rel = os.path.relpath(path), os.path.relpath(path, module)
             line, first = min(hits, key=lambda h: h[0])
             more = f" and {len(hits) - 1} more" if len(hits) > 1 else ""
+            chooser = _chooser(module, rel)
+            picks = f", variable {chooser[0]} picks {chooser[1]} by default" if chooser else ""
             out.append(EvidenceNote(
                 f"template {os.path.basename(path)}", shown, line,
-                f"{first.describe()}{more} in {shown}: {CAUSE}; pass the variable that names "
-                f"it (--var NAME={os.path.relpath(path, module)}) to evaluate it"))
+                f"{first.describe()}{more} in {shown}{picks}: {CAUSE}; pass "
+                f"--var {chooser[0] if chooser else 'NAME'}={rel} to evaluate it"))
     return out
+
+
+def _chooser(module: str, rel: str) -> tuple[str, str] | None:
+    """The root variable whose default names another template of the same directory and
+    kind (`gpu_vllm_helm_config = "config/helm/gpu/gpu-llama.tpl"`): the one that selects."""
+    from gpulint.terraform.expressions import Scope, evaluate
+    from gpulint.terraform.parser import parse_hcl
+    from gpulint.terraform.syntax import HclSyntaxError
+
+    suffix = next(s for s in SUFFIXES if rel.endswith(s))
+    for name in sorted(os.listdir(module)):
+        text, _ = read_text(os.path.join(module, name)) if name.endswith(".tf") else (None, None)
+        if not text or "variable" not in text:
+            continue
+        try:
+            root = parse_hcl(text)
+        except (HclSyntaxError, RecursionError):
+            continue
+        for block in root.children("variable"):
+            attr = block.attributes.get("default")
+            value = evaluate(attr.expr, Scope()) if attr is not None and block.labels else None
+            if isinstance(value, str) and value.endswith(suffix) and os.path.dirname(
+                    os.path.normpath(value)) == os.path.dirname(rel):
+                return block.labels[0], value
+    return None
