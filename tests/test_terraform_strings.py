@@ -12,7 +12,7 @@ from gpulint.config.inputs import Inputs
 from gpulint.config.settings import ScanSettings, Settings
 from gpulint.facts.terraform.string_evidence import text_evidence
 from gpulint.load.evidence import find, is_gpu_instance
-from gpulint.report.coverage import NAMED, UNACCOUNTED, measure
+from gpulint.report.coverage import FOUND, NAMED, UNACCOUNTED, measure
 from gpulint.report.remedies import fix_for
 from gpulint.reporters.text import root_cause
 
@@ -101,6 +101,22 @@ def test_helm_values_in_terraform_outside_a_pod_mapping_are_named() -> None:
     assert note.line == 65 and "queues.training.quota.nvidia.com/gpu = 16" in note.reason
 
 
+def test_an_applied_manifest_with_a_directive_over_unknown_values_is_read() -> None:
+    """`%{ for zone in data…names }` cannot be evaluated before apply: the manifest is read
+    without it instead of being dropped."""
+    result = _scan("manifests_off")
+    [res] = [r for r in result.resources if r.address == "kubectl_manifest.l4_server"]
+    assert res.facts.get("instance.type") == "g6.xlarge" and res.facts.get("gpu.count") == 1
+
+
+def test_an_applied_manifest_that_is_no_object_is_named() -> None:
+    notes = {n.address: n for n in _scan("manifests_off").module_notes}
+    note = notes["kubectl_manifest.two_documents"]
+    assert (os.path.basename(note.path), note.line) == ("applied.tf", 38)
+    assert note.reason.startswith("spec.template.spec.containers[0].resources.limits."
+                                  "nvidia.com/gpu = 8: accelerators in a Terraform manifest")
+
+
 def test_a_block_the_configuration_switches_off_is_not_named() -> None:
     """Off by a value given on purpose (here on the command line) is not a default."""
     result = _scan("manifests_off", enable_gaudi_training="false")
@@ -111,11 +127,13 @@ def test_the_evidence_count_names_every_terraform_string_and_template() -> None:
     cov = measure([os.path.relpath(DATA)])
     outcomes = {(os.path.basename(i.path), i.line): i.outcome for i in cov.items}
     assert UNACCOUNTED not in outcomes.values()
-    # 3 templates with GPUs (the CPU one has none), 3 blocks in manifests_off, the heredoc
+    # 3 templates with GPUs (the CPU one has none), 5 blocks in manifests_off, the heredoc
     # NodePool (the templated one's type is a placeholder in its file).
     assert sorted(outcomes) == sorted([
         ("gpu-llama-light.tpl", 14), ("gpu-qwen-multi.tpl", 8), ("embedding.yaml.tftpl", 7),
-        ("main.tf", 12), ("main.tf", 36), ("main.tf", 57), ("main.tf", 22)])
+        ("main.tf", 12), ("main.tf", 36), ("main.tf", 57), ("main.tf", 22),
+        ("applied.tf", 5), ("applied.tf", 38)])
+    assert outcomes.pop(("applied.tf", 5)) == FOUND
     assert set(outcomes.values()) == {NAMED}
 
 
@@ -169,3 +187,18 @@ def test_a_heredoc_with_directives_is_read_as_its_text() -> None:
                      'YAML\n}\n')
     [place] = inline(root.blocks[0], Scope(), "main.tf", arguments=False)
     assert place.line == 2 and place.describe() == "spec.limits.google.com/tpu = <…>"
+
+
+def test_a_template_its_variable_names_but_a_condition_skips_gets_no_wrong_flag(
+        tmp_path: Any) -> None:
+    (tmp_path / "main.tf").write_text(
+        'variable "hardware" {\n  default = "cpu"\n}\nvariable "gpu_values" {\n'
+        '  default = "gpu.tpl"\n}\nresource "helm_release" "vllm" {\n  name  = "vllm"\n'
+        '  chart = "vllm-stack"\n  repository = "https://charts.example.com"\n'
+        '  values = [file(var.hardware == "gpu" ? var.gpu_values : "cpu.tpl")]\n}\n')
+    (tmp_path / "cpu.tpl").write_text("resources:\n  limits:\n    cpu: 8\n")
+    (tmp_path / "gpu.tpl").write_text("resources:\n  limits:\n    nvidia.com/gpu: 1\n")
+    [note] = pipeline.run([str(tmp_path)], []).module_notes
+    assert os.path.basename(note.path) == "gpu.tpl" and "picks" not in note.reason
+    assert _fix(note.reason) == "set the variables that make Terraform read it (--var) to " \
+        "evaluate it"

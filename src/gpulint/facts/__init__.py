@@ -47,7 +47,7 @@ def build_facts(loaded: Loaded, settings: Settings) -> Built:
     _plans(loaded, settings, out)
     _terraform_helm(loaded, out)
     modules = _terraform_modules(loaded)
-    manifests = _terraform_manifests(loaded, modules)
+    manifests = _terraform_manifests(loaded, modules, out)
     _kubernetes(loaded.kubernetes, out, loaded.profiles)
     _terraform(modules, manifests, loaded, out)
     out.diagnostics += link(out.resources, loaded.kubernetes, out.called_from, settings.clusters)
@@ -97,14 +97,22 @@ def _terraform_modules(loaded: Loaded) -> Any:
     return None if loaded.terraform is None else expand_calls(loaded.terraform)
 
 
-def _terraform_manifests(loaded: Loaded, modules: Any) -> list[K8sObject]:
+def _terraform_manifests(loaded: Loaded, modules: Any, out: Built) -> list[K8sObject]:
     """The objects kubernetes_* and kubectl_manifest resources create. A manifest file of the
-    tree that Terraform applies (`yaml_body = file(...)`) is not read a second time as YAML."""
-    from gpulint.facts.terraform.kubernetes_tf import applied_files, to_object
+    tree that Terraform applies (`yaml_body = file(...)`) is not read a second time as YAML.
+    A manifest that asks for accelerators and is no object is named (kubernetes_tf.unread)."""
+    from gpulint.facts.terraform.kubernetes_tf import applied_files, to_object, unread
 
     if modules is None or loaded.terraform is None:
         return []
-    objects = [obj for obj in map(to_object, modules.resources) if obj is not None]
+    objects = []
+    for inst in modules.resources:
+        obj = to_object(inst)
+        note = unread(inst) if obj is None else None
+        if obj is not None:
+            objects.append(obj)
+        elif note is not None:
+            out.notes.append(note)
     applied = applied_files(objects, loaded.kubernetes, loaded.terraform.files)
     if applied:
         loaded.kubernetes[:] = [o for o in loaded.kubernetes if id(o) not in applied]

@@ -10,6 +10,7 @@ import os
 from typing import Any
 
 from gpulint.facts.terraform.helm_tf import lenient
+from gpulint.load.evidence import EvidenceNote
 from gpulint.load.kubernetes import K8sObject
 from gpulint.model import Unknown
 from gpulint.terraform.files import yaml_decode
@@ -96,7 +97,31 @@ def _lenient_body(view: Any) -> str | None:
     if attr is None:
         return None
     text = lenient(attr.expr, view.scope)
+    if isinstance(text, Unknown):  # a directive over unknown values: its text without it
+        from gpulint.facts.terraform.string_evidence import syntactic
+
+        text = syntactic(attr.expr)
     return text if isinstance(text, str) else None
+
+
+def unread(inst: ResourceInstance) -> EvidenceNote | None:
+    """A kubernetes_manifest or kubectl_manifest that asks for accelerators but whose
+    manifest could not be read as one object: named at the resource, never dropped."""
+    from gpulint.facts.terraform.string_evidence import block_evidence
+
+    block = getattr(inst.view, "block", None)
+    if inst.type not in _MANIFEST_TYPES or inst.mode != "managed" or block is None:
+        return None
+    try:
+        places = block_evidence(block, inst.view.scope, inst.path, {})
+    except RecursionError:
+        return None
+    if not places:
+        return None
+    return EvidenceNote(inst.address, inst.path, inst.view.line,
+                        f"{places[0].describe()}: accelerators in a Terraform manifest that "
+                        "could not be read as one Kubernetes object (not YAML, several "
+                        "documents, or an unknown value); write it as one document")
 
 
 def _camel(name: str) -> str:

@@ -87,7 +87,7 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(v)
 
 
-def _syntactic(expr: Any) -> str | None:
+def syntactic(expr: Any) -> str | None:
     """A template's text with every interpolation a placeholder and directives dropped."""
     if not isinstance(expr, Template):
         return None
@@ -165,7 +165,7 @@ def lenient_text(expr: Any, scope: Scope) -> Any:
         value = lenient(expr, scope)
     except RecursionError:
         return None
-    return _syntactic(expr) if isinstance(value, Unknown) else value
+    return syntactic(expr) if isinstance(value, Unknown) else value
 
 
 def _reads(expr: Any) -> Iterator[Call]:

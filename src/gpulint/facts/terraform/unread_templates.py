@@ -94,8 +94,10 @@ def notes(loaded: Any, named: list[Any]) -> list[EvidenceNote]:
             picks = f", variable {chooser[0]} picks {chooser[1]} by default" if chooser else ""
             out.append(EvidenceNote(
                 f"template {os.path.basename(path)}", shown, line,
-                f"{first.describe()}{more} in {shown}{picks}: {CAUSE}; pass "
-                f"--var {chooser[0] if chooser else 'NAME'}={rel} to evaluate it"))
+                f"{first.describe()}{more} in {shown}{picks}: {CAUSE}; "
+                + (f"pass --var {chooser[0]}={rel}" if chooser else
+                   "set the variables that make Terraform read it (--var)")
+                + " to evaluate it"))
     return out
 
 
@@ -119,6 +121,7 @@ def _chooser(module: str, rel: str) -> tuple[str, str] | None:
             attr = block.attributes.get("default")
             value = evaluate(attr.expr, Scope()) if attr is not None and block.labels else None
             if isinstance(value, str) and value.endswith(suffix) and os.path.dirname(
-                    os.path.normpath(value)) == os.path.dirname(rel):
+                    os.path.normpath(value)) == os.path.dirname(rel) and \
+                    os.path.normpath(value) != rel:  # naming it, yet a condition reads another
                 return block.labels[0], value
     return None
