@@ -80,9 +80,10 @@ class RemoteCall:
 
 @dataclass
 class SwitchedOff:
-    """A resource, data source or module call that `count`/`for_each` expands into no instance
-    (`count = var.enable_vllm ? 1 : 0` with the default false): the facts layer looks in it for
-    accelerators, so a GPU workload switched off by default is named, not dropped."""
+    """A resource or module call that `count`/`for_each` expands into no instance (`count =
+    var.enable_vllm ? 1 : 0` with the default false): the facts layer looks in its arguments
+    and the files they read for accelerators, so a GPU workload switched off by default is
+    named, not dropped. (A data source creates nothing; one a resource reads is followed.)"""
 
     address: str
     path: str
