@@ -51,6 +51,26 @@ def _deep_locals(n: int) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
+def dense_tf(size: int) -> str:
+    """A native-syntax Terraform file of at least `size` bytes, dense as generated code is:
+    thousands of resources each with an expression, a function call and a nested block, one
+    GPU instance first (issue 30's 1.8 MB reproduction; benchmarks/bench_dense_tf.py)."""
+    parts = ['variable "ami" {\n  type    = string\n  default = "ami-0abcdef1234567890"\n}\n'
+             'locals {\n  sizes = ["t3.micro", "t3.small", "m5.large", "c5.xlarge"]\n'
+             '  tags  = { team = "platform", env = "prod" }\n}\n'
+             'resource "aws_instance" "trainer" {\n  ami           = var.ami\n'
+             '  instance_type = "p4d.24xlarge"\n}\n']
+    total, n = len(parts[0]), 0
+    while total < size:
+        block = (f'resource "aws_instance" "web_{n}" {{\n  ami           = var.ami\n'
+                 f'  instance_type = local.sizes[{n % 4}]\n'
+                 f'  tags          = merge(local.tags, {{ Name = "web-{n}", index = "{n}" }})\n'
+                 f'  root_block_device {{\n    volume_size = {20 + n % 10}\n  }}\n}}\n')
+        parts.append(block)
+        total, n = total + len(block), n + 1
+    return "".join(parts)
+
+
 GENERATED: dict[str, tuple[bytes, Case]] = {
     "binary.tf": (bytes(range(256)) * 8, Case("binary.tf", "binary file")),
     "latin1.yaml": (b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: caf\xe9\n",

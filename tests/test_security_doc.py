@@ -15,7 +15,7 @@ DOC = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
 BOUNDED = ["files/safe_yaml.py", "render/helm.py", "terraform/bounds.py", "terraform/expansion.py",
            "terraform/functions.py", "terraform/module.py", "terraform/text_functions.py",
            "terraform/expressions.py", "terraform/fileset.py", "terraform/template.py",
-           "render/helm_set.py"]
+           "render/helm_set.py", "load/hcl_bound.py"]
 _NAME = re.compile(r"^(MAX_[A-Z_]+|[A-Z_]+_SECONDS|[A-Z_]+_S)$")
 
 
@@ -38,3 +38,12 @@ def test_every_bound_is_documented_with_its_value(module: str) -> None:
     missing = {k: v for k, v in bounds.items()
                if not re.search(rf"(?<![\d.,]){re.escape(f'{v:,}')}(?![\d,]|\.\d)", rows)}
     assert not missing, f"docs/security.md does not list {missing} of {module}"
+
+
+def test_the_terraform_file_size_bound_is_documented() -> None:
+    """The bound itself lives beside the file-size limit (files/text.py, read by settings): its
+    row cites the module that applies it, with the default in KiB and the flag."""
+    from gpulint.files.text import DEFAULT_MAX_HCL_BYTES
+
+    rows = " ".join(_rows("load/hcl_bound.py"))
+    assert f"{DEFAULT_MAX_HCL_BYTES // 1024:,} KiB (`--max-hcl-size`)" in rows

@@ -57,6 +57,9 @@ def scan_flags(func: F) -> F:
                      cls=ConfiguredOption, config_key=("usage_hours", "default")),
         click.option("--max-file-size", type=click.IntRange(1), default=5 * 1024,
                      show_default=True, help="Skip files larger than this many KiB."),
+        click.option("--max-hcl-size", type=click.IntRange(1), default=512, show_default=True,
+                     help="Do not parse Terraform files (.tf, .tf.json) larger than this many "
+                          "KiB (parsing takes about 15 s a MiB)."),
         click.option("--jobs", "-j", type=click.IntRange(0), default=0,
                      help="Parse with this many processes (0: one per core, for large scans "
                           "only)."),
@@ -129,7 +132,8 @@ def build_settings(params: dict[str, Any], paths: list[str], *, report_given_fil
         pricing_overrides=params.pop("pricing_overrides"),
         catalog_file=params.pop("catalog_file"), rules_dirs=params.pop("rules_dirs"),
         exclude=params.pop("exclude"), helm_values=params.pop("helm_values"),
-        max_file_kib=params.pop("max_file_size"), jobs=params.pop("jobs"), cache_dir=cache_dir,
+        max_file_kib=params.pop("max_file_size"), max_hcl_kib=params.pop("max_hcl_size"),
+        jobs=params.pop("jobs"), cache_dir=cache_dir,
         report_given_files=report_given_files,
         fail_on=_given("fail_on", params.pop("fail_on", None)),
         strict=params.pop("strict", None),

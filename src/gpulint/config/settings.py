@@ -23,7 +23,7 @@ from gpulint.config.inputs import Inputs
 from gpulint.config.load import Config, ConfigError, display
 from gpulint.config.sizing import SizingSettings
 from gpulint.config.tags import TagSettings
-from gpulint.files.text import DEFAULT_MAX_FILE_BYTES
+from gpulint.files.text import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_HCL_BYTES
 from gpulint.files.words import did_you_mean
 from gpulint.model import DEFAULT_FAIL_ON, Severity
 
@@ -50,6 +50,7 @@ class ScanSettings:
 
     inputs: Inputs = field(default_factory=Inputs)
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    max_hcl_bytes: int = DEFAULT_MAX_HCL_BYTES  # Terraform files above it are not parsed
     helm_values: tuple[str, ...] = ()  # values files for `helm template`
     helm_charts: tuple[ChartSettings, ...] = ()  # the configuration's per-chart settings
     # helm.helmfile.environments: the helmfile environments read (None: every declared one)
@@ -135,6 +136,7 @@ class Flags:
     exclude: tuple[str, ...] = ()  # relative to the working directory
     helm_values: tuple[str, ...] = ()
     max_file_kib: int | None = None
+    max_hcl_kib: int | None = None
     jobs: int = 0
     cache_dir: str | None = None
     report_given_files: bool = False
@@ -168,6 +170,8 @@ def build(config: Config | None, flags: Flags) -> Settings:
         inputs=_with_dir_var_files(config, flags.inputs),
         max_file_bytes=(flags.max_file_kib * 1024 if flags.max_file_kib is not None
                         else DEFAULT_MAX_FILE_BYTES),
+        max_hcl_bytes=(flags.max_hcl_kib * 1024 if flags.max_hcl_kib is not None
+                       else DEFAULT_MAX_HCL_BYTES),
         helm_values=flags.helm_values, helm_charts=_charts(config),
         helmfile_environments=_helmfile_environments(config), exclude=tuple(exclude),
         report_given_files=flags.report_given_files, jobs=flags.jobs,

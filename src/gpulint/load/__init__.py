@@ -80,20 +80,23 @@ def load(found: Discovery, settings: ScanSettings, rendered: Rendered,
 
     def parse_source(path: str) -> tuple[Any, list[Diagnostic]]:
         kind = "terraform-json" if path.endswith(".tf.json") else "terraform"
-        outcome = parallel.parse_one(path, kind, settings.max_file_bytes, cache)
+        outcome = parallel.parse_one(path, kind, settings.max_file_bytes, cache,
+                                     settings.max_hcl_bytes)
         texts[path] = outcome.text
+        out.notes.extend(outcome.notes)
         return outcome.terraform(), outcome.diagnostics()
 
     project = TerraformProject(read, parse_source, found.roots)
     outcomes = iter(parallel.parse_files([sf for sf in files if sf.kind in PARSED_KINDS],
                                          settings.max_file_bytes, settings.jobs, cache,
-                                         settings.progress))
+                                         settings.progress, settings.max_hcl_bytes))
     for sf in files:
         if sf.kind not in PARSED_KINDS:
             _read_json(sf.path, read, out)
             continue
         outcome = next(outcomes)
         texts[sf.path] = outcome.text
+        out.notes.extend(outcome.notes)
         if sf.kind == "kubernetes":
             out.diagnostics.extend(outcome.diagnostics())
             if outcome.text:

@@ -11,11 +11,11 @@ import os
 import pickle
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from gpulint.files.text import decode, read_bytes
-from gpulint.load import collector
+from gpulint.files.text import DEFAULT_MAX_HCL_BYTES, decode, read_bytes
+from gpulint.load import collector, hcl_bound
 from gpulint.load.cache import ParseCache
 from gpulint.load.source import Parsed, diagnostics, parse_to_bytes
 from gpulint.model import Diagnostic, SourceFile
@@ -23,6 +23,7 @@ from gpulint.model import Diagnostic, SourceFile
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
+    from gpulint.load.evidence import EvidenceNote
     from gpulint.load.kubernetes import K8sObject
     from gpulint.terraform.views import ParsedFile
 
@@ -46,6 +47,8 @@ class Outcome:
     parsed: Parsed | None  # None when the file could not be read
     read_error: Diagnostic | None = None
     text: str | None = None  # only when the file mentions KEEP_TEXT_MARKER
+    # A Terraform file above --max-hcl-size: its blocks that show accelerators (hcl_bound.py).
+    notes: list[EvidenceNote] = field(default_factory=list)
 
     def diagnostics(self) -> list[Diagnostic]:
         out = [self.read_error] if self.read_error else []
@@ -95,15 +98,17 @@ def _pool_context() -> BaseContext | None:
 
 
 def parse_files(files: list[SourceFile], max_bytes: int, jobs: int = 0,
-                cache: ParseCache | None = None, progress: Progress | None = None) -> list[Outcome]:
-    """One outcome per file, in the order given."""
+                cache: ParseCache | None = None, progress: Progress | None = None,
+                max_hcl_bytes: int = DEFAULT_MAX_HCL_BYTES) -> list[Outcome]:
+    """One outcome per file, in the order given; Terraform files above `max_hcl_bytes` are
+    refused unparsed (hcl_bound.py)."""
     store = cache
     outcomes: list[Outcome] = []
     todo: list[tuple[int, str, str, bytes]] = []  # (index, cache key, kind, data)
     total = len(files)
     with collector.paused():
         for sf in files:
-            _read_one(sf, max_bytes, store, outcomes, todo)
+            _read_one(sf, max_bytes, max_hcl_bytes, store, outcomes, todo)
     done = len(outcomes) - len(todo)  # unreadable or served from the cache
     if progress and done:
         progress(done, total)
@@ -119,13 +124,19 @@ def parse_files(files: list[SourceFile], max_bytes: int, jobs: int = 0,
     return outcomes
 
 
-def _read_one(sf: SourceFile, max_bytes: int, store: ParseCache | None, outcomes: list[Outcome],
-              todo: list[tuple[int, str, str, bytes]]) -> None:
-    """Read a file; take its outcome from the cache, or queue it for parsing."""
+def _read_one(sf: SourceFile, max_bytes: int, max_hcl_bytes: int, store: ParseCache | None,
+              outcomes: list[Outcome], todo: list[tuple[int, str, str, bytes]]) -> None:
+    """Read a file; refuse it, take its outcome from the cache, or queue it for parsing."""
     data, diag = read_bytes(sf.path, max_bytes)
     outcome = Outcome(sf.path, None, diag)
     outcomes.append(outcome)
     if data is None:
+        return
+    too_big = hcl_bound.refused(sf.kind, len(data), max_hcl_bytes)
+    if too_big is not None:
+        outcome.parsed = too_big
+        text, _ = decode(data)
+        outcome.notes = hcl_bound.notes(sf.path, text or "", max_hcl_bytes)
         return
     if KEEP_TEXT_MARKER in data:
         outcome.text, _ = decode(data)
@@ -137,9 +148,11 @@ def _read_one(sf: SourceFile, max_bytes: int, store: ParseCache | None, outcomes
     todo.append((len(outcomes) - 1, key, sf.kind, data))
 
 
-def parse_one(path: str, kind: str, max_bytes: int, cache: ParseCache | None = None) -> Outcome:
+def parse_one(path: str, kind: str, max_bytes: int, cache: ParseCache | None = None,
+              max_hcl_bytes: int = DEFAULT_MAX_HCL_BYTES) -> Outcome:
     """One file read on demand (a module directory outside the scanned paths), in-process."""
-    return parse_files([SourceFile(path, kind)], max_bytes, 1, cache)[0]
+    return parse_files([SourceFile(path, kind)], max_bytes, 1, cache,
+                       max_hcl_bytes=max_hcl_bytes)[0]
 
 
 def _run(todo: list[tuple[int, str, str, bytes]], workers: int, progress: Progress | None,
