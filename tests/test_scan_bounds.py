@@ -96,7 +96,8 @@ def test_tf_json_line_numbers_in_linear_time(tmp_path: Any) -> None:
     blocks[f"r{n}"] = {"instance_type": "g5.xlarge"}
     doc = {"resource": {"aws_instance": blocks}}
     (tmp_path / "main.tf.json").write_text(json.dumps(doc, indent=1))
-    report = scan(str(tmp_path), seconds=30)
+    # 3.2 MB: above --max-hcl-size's default, raised so that the file is read at all.
+    report = scan("--max-hcl-size", "5120", str(tmp_path), seconds=30)
     # indent=1: "{", "resource", "aws_instance", then three lines per block
     assert [(r["address"], r["line"]) for r in report["resources"]] == \
         [(f"aws_instance.r{n}", 4 + 3 * n)]
@@ -107,7 +108,8 @@ def test_suppression_comments_in_linear_time(tmp_path: Any) -> None:
     lines += ["  # gpulint:ignore gpu-missing-cost-tags -- p"] * 100_000
     lines += ["}"]
     (tmp_path / "main.tf").write_text("\n".join(lines) + "\n")
-    report = scan(str(tmp_path), seconds=30)  # was over 300 s
+    # 4.6 MB: above --max-hcl-size's default, raised so that the comments are read at all.
+    report = scan("--max-hcl-size", "5120", str(tmp_path), seconds=30)  # was over 300 s
     assert [r["address"] for r in report["resources"]] == ["aws_instance.gpu"]
     assert "gpu-missing-cost-tags" not in {f["rule"] for f in report["findings"]}
     assert not report["diagnostics"]
