@@ -175,7 +175,8 @@ def test_from_a_subdirectory_and_a_path_that_did_not_exist(
            'resource "aws_instance" "fresh" {\n  instance_type = "g5.xlarge"\n}\n')
     monkeypatch.chdir(os.path.join(repo, "infra"))
     d = _diff("--base", "HEAD", ".")
-    assert {e["path"] for e in d["resources"]} == {"main.tf", os.path.join("new", "gpu.tf")}
+    # Paths are relative to the repository root (the git top level), wherever the run starts.
+    assert {e["path"] for e in d["resources"]} == {"infra/main.tf", "infra/new/gpu.tf"}
     d = _diff("--base", "HEAD", "new")
     assert [(e["address"], e["change"]) for e in d["resources"]] == [
         ("aws_instance.fresh", "added")]

@@ -43,6 +43,9 @@ class ScanResult:
     # the budgets or the rules, which are about what runs.
     options: list[Resource] = field(default_factory=list)
     terraform_reads: frozenset[str] = frozenset()  # files evaluated Terraform read (coverage)
+    # The repository root (containment.report_root): report paths are shown relative to it.
+    # Empty when the result was not made by `run`: the working directory's root is used.
+    root: str = ""
 
 
 def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -> ScanResult:
@@ -68,7 +71,7 @@ def run(paths: list[str], rules: list[Rule], settings: Settings | None = None) -
                 len(found.files), built.resources, outcome.findings, outcome.not_evaluated,
                 [*loaded.diagnostics, *built.diagnostics, *problems, *outcome.diagnostics],
                 built.notes, settings, outcome.suppressed, options=options,
-                terraform_reads=built.terraform_reads)
+                terraform_reads=built.terraform_reads, root=containment.report_root(paths))
         finally:
             helm.use_cache(None)
         return _not_excluded(_scoped(result, found.scope, built), settings.scan.exclude)

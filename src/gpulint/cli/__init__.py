@@ -190,7 +190,7 @@ def scan(paths: tuple[str, ...], fmt: str, output: str | None,
     elif not result.files_scanned:  # in the report's diagnostics, and said where people look
         click.echo(f"gpulint: warning: {NOTHING_FOUND}", err=True)
     text = render(fmt, report, [r.as_dict() for r in rules], colour=use_colour, verbose=verbose,
-                  quiet=quiet or concise, sarif_root=sarif_root)
+                  quiet=quiet or concise, sarif_root=sarif_root, report_root=result.root)
     if concise and not quiet and fmt == "text":
         text += text_mod.verdict(report) + "\n"  # one line, the last, for the whole run
     output_mod.emit(text, output, use_colour)
@@ -202,7 +202,7 @@ def _apply_baseline(result: Any, targets: list[str], rules: list[Any]) -> None:
     from gpulint.report import baseline
 
     try:
-        base = baseline.load(result.settings.baseline)
+        base = baseline.load(result.settings.baseline, result.root)
     except baseline.BaselineError as e:
         fail_usage(str(e) + _configured_baseline(result.settings))
     done = baseline.apply(base, result.findings, targets, (r.id for r in rules))

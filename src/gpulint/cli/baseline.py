@@ -33,7 +33,7 @@ def baseline(paths: tuple[str, ...], output: str | None, **params: Any) -> None:
     result, _ = run_scan(params, list(paths) or ["."])
     configured = result.settings.baseline
     target = output or (os.path.relpath(configured) if configured else DEFAULT_FILE)
-    output_mod.emit(to_json(result.findings, target), target)
+    output_mod.emit(to_json(result.findings, result.root), target)
     recorded = f"{plural(len(result.findings), 'finding')} recorded in {target}"
     if configured and os.path.abspath(target) == os.path.abspath(configured):
         click.echo(f"{recorded}; the configuration names it, so `gpulint scan` reports only "

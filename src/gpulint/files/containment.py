@@ -39,6 +39,32 @@ def repository_root(path: str) -> str | None:
         current = parent
 
 
+def report_root(paths: Iterable[str]) -> str:
+    """The repository root of a scan of `paths`, which report paths, SARIF URIs, baseline
+    entries and PR comment links are relative to: the git top level (the nearest directory
+    holding `.git`, found by walking up, never by reading it), else the scanned directory (the
+    deepest one holding every scanned path), else the working directory. A real path."""
+    real = [os.path.realpath(p) for p in paths if p != "-" and os.path.exists(p)]
+    if not real:
+        cwd = os.path.realpath(os.getcwd())
+        return repository_root(cwd) or cwd
+    common = os.path.commonpath([p if os.path.isdir(p) else os.path.dirname(p) for p in real])
+    return repository_root(common) or common
+
+
+def shown_path(path: str, root: str, base: str | None = None) -> str:
+    """A path (relative to `base`, default the working directory) as reports show it: relative
+    to `root` with forward slashes, or as given when it is outside `root` or names no file
+    (`<stdin>`, `<command line>`)."""
+    if not path or path.startswith("<"):
+        return path
+    full = os.path.realpath(os.path.join(base or os.getcwd(), path))
+    rel = os.path.relpath(full, root)
+    if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel):
+        return path
+    return rel.replace(os.sep, "/")
+
+
 def root_of(path: str) -> str:
     """The directory a scan of `path` is confined to."""
     repo = repository_root(path)

@@ -1,10 +1,10 @@
 """Baselines: record today's findings so only new ones are reported from now on.
 
 An entry is a finding's rule, file and resource address (not its line, so it stays baselined
-when lines move). The file is written relative to the repository root (the git top level of
-the baseline file, else of the working directory; outside a repository the baseline file's
-directory), as SARIF URIs are, so one baseline matches wherever a scan starts: at the top, in
-a subdirectory, from pre-commit or in CI.
+when lines move). Files are recorded relative to the scan's repository root
+(containment.report_root: the git top level, else the scanned directory), as report paths and
+SARIF URIs are, so one baseline matches wherever a scan of the repository starts: at the top,
+in a subdirectory, from pre-commit or in CI.
 
 Format 1 (before 0.x) recorded paths relative to the directory it was made in; it is still
 read, its paths taken as relative to the baseline file's directory, with a notice to rewrite it.
@@ -21,7 +21,6 @@ from typing import Any
 
 from gpulint import __version__
 from gpulint.config.load import display
-from gpulint.files.containment import repository_root
 from gpulint.files.reader import TOOL_FILE_LIMIT, read_file_text
 from gpulint.model import Diagnostic, Finding
 
@@ -31,13 +30,6 @@ OLD_VERSION = 1
 
 class BaselineError(Exception):
     pass
-
-
-def root_for(baseline_path: str) -> str:
-    """The directory entry paths are relative to."""
-    where = os.path.dirname(os.path.abspath(baseline_path))
-    return (repository_root(where) if os.path.isdir(where) else None) \
-        or repository_root(os.getcwd()) or os.path.realpath(where)
 
 
 class _Rooted:
@@ -59,8 +51,10 @@ def _key(rule: str, path: str, address: str) -> str:
     return hashlib.sha256(f"{rule}\0{path}\0{address}".encode()).hexdigest()[:32]
 
 
-def to_json(findings: list[Finding], baseline_path: str) -> str:
-    rooted = _Rooted(root_for(baseline_path))
+def to_json(findings: list[Finding], root: str) -> str:
+    """The baseline of `findings`, their paths relative to `root` (the scan's repository
+    root)."""
+    rooted = _Rooted(root)
     entries = sorted(({"fingerprint": _key(f.rule, rooted(f.path), f.address), "rule": f.rule,
                        "path": rooted(f.path), "address": f.address} for f in findings),
                      key=lambda e: (e["path"], e["address"], e["rule"]))
@@ -79,7 +73,8 @@ class Baseline:
     old_format: bool = False
 
 
-def load(path: str) -> Baseline:
+def load(path: str, root: str) -> Baseline:
+    """The baseline file at `path`, read against the scan's repository root `root`."""
     try:
         doc: Any = json.loads(read_file_text(path, TOOL_FILE_LIMIT))
     except OSError as e:
@@ -90,11 +85,11 @@ def load(path: str) -> Baseline:
     if version not in (OLD_VERSION, BASELINE_VERSION) or not isinstance(doc.get("findings"), list):
         raise BaselineError(f"{path}: not a gpulint baseline (version {BASELINE_VERSION}); "
                             "create one with `gpulint baseline`")
-    root = root_for(path)
-    base = Baseline(path, root, {}, old_format=version == OLD_VERSION)
+    base = Baseline(path, os.path.realpath(root), {}, old_format=version == OLD_VERSION)
     # Format 1 paths were relative to where `gpulint baseline` ran, by default the directory
     # the file was written to.
-    old_dir = os.path.relpath(os.path.dirname(os.path.realpath(path)), root).replace(os.sep, "/")
+    old_dir = os.path.relpath(os.path.dirname(os.path.realpath(path)),
+                              base.root).replace(os.sep, "/")
     for item in doc["findings"]:
         if not isinstance(item, dict):
             continue
@@ -154,8 +149,9 @@ def apply(base: Baseline, findings: list[Finding], scanned: Iterable[str],
     total = len(base.entries) + len(base.old_fingerprints)
     if total and not hidden and (in_scope or new):
         notices.append(Diagnostic(shown, None, (
-            f"the baseline matched none of its {total} entries (paths are relative to "
-            f"{base.root}): made for other files, or every recorded finding is fixed; "
+            f"the baseline matched none of its {total} entries (paths are relative to the "
+            "repository root: the git top level, else the scanned directory): made for other "
+            "files, or every recorded finding is fixed; "
             "rewrite it with `gpulint baseline`"), "warning"))
     elif stale:
         notices.append(Diagnostic(shown, None, (

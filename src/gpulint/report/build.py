@@ -9,6 +9,7 @@ from gpulint import __version__
 from gpulint.config.load import display
 from gpulint.fact_types import Resource
 from gpulint.facts.model_decl import declared_model
+from gpulint.files import containment
 from gpulint.model import Finding, Unknown
 from gpulint.pipeline import ScanResult
 from gpulint.pricing import catalog_report
@@ -18,10 +19,40 @@ from gpulint.report.exit import gate
 SCHEMA_VERSION = 2
 
 
-def fingerprint(finding: Finding) -> str:
-    """Stable across line moves and reformatting: rule, file and resource address only."""
-    key = f"{finding.rule}\0{finding.path}\0{finding.address}"
+def fingerprint(finding: Finding, path: str | None = None) -> str:
+    """Stable across line moves and reformatting: rule, file (as the report shows it, relative
+    to the repository root) and resource address only."""
+    key = f"{finding.rule}\0{finding.path if path is None else path}\0{finding.address}"
     return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+class _Shown:
+    """Paths as the report shows them (containment.shown_path): relative to the scan's
+    repository root; one realpath per distinct path."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root or containment.report_root(())
+        self._seen: dict[str, str] = {}
+
+    def __call__(self, path: str) -> str:
+        if path not in self._seen:
+            self._seen[path] = containment.shown_path(path, self.root)
+        return self._seen[path]
+
+    def rewrite(self, report: dict[str, Any], findings: list[Finding]) -> None:
+        """Every path of the report, and the findings' fingerprints made from them."""
+        for key in ("resources", "not_evaluated", "options", "diagnostics"):
+            for item in report[key]:
+                if isinstance(item.get("path"), str):
+                    item["path"] = self(item["path"])
+        for item, fd in zip(report["findings"], findings, strict=True):
+            item["path"] = self(fd.path)
+            item["fingerprint"] = fingerprint(fd, item["path"])
+        for item in report.get("suppressed", []):
+            item["path"] = self(item["path"])
+            item["suppression"]["path"] = self(item["suppression"]["path"])
+            item["fingerprint"] = hashlib.sha256(
+                f"{item['rule']}\0{item['path']}\0{item['address']}".encode()).hexdigest()[:32]
 
 
 def _known(v: Any) -> Any:
@@ -184,6 +215,7 @@ def build(result: ScanResult, hours: float, *, show_suppressed: bool = False) ->
         "diagnostics": [{"path": d.path, "line": d.line, "severity": d.severity,
                          "message": d.message} for d in result.diagnostics],
     }
+    _Shown(result.root).rewrite(report, result.findings)
     report["summary"]["gate"] = gate(report, result.settings.fail_on,
                                      result.settings.strict).as_dict()
     return report

@@ -13,6 +13,7 @@ import tempfile
 from typing import Any
 
 from gpulint.config.settings import Settings
+from gpulint.files import containment
 from gpulint.pipeline import ScanResult, run
 from gpulint.report import git_base
 from gpulint.ruleset import Rule
@@ -69,7 +70,9 @@ def scan_git_base(ref: str, paths: list[str], rules: list[Rule],
             settings.scan, inputs=dataclasses.replace(inputs, var_files=var_files)))
         result = run(base_paths, rules, base) if base_paths else \
             ScanResult(0, [], [], [], [], [], base)
-        return _relocate(result, mapping), missing
+        # Shown as the work tree's files are: relative to the head scan's repository root.
+        return dataclasses.replace(_relocate(result, mapping),
+                                   root=containment.report_root(paths)), missing
 
 
 def _signature(r: dict[str, Any]) -> tuple[Any, ...]:

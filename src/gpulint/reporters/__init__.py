@@ -16,6 +16,9 @@ class Options:
     verbose: bool = False
     quiet: bool = False
     sarif_root: str | None = None
+    # The scan's repository root, which the report's paths are relative to (None: the working
+    # directory, for a report read back from a file).
+    report_root: str | None = None
 
 
 class Reporter(Protocol):
@@ -50,7 +53,7 @@ def _json(report: dict[str, Any], rules: list[dict[str, Any]], options: Options)
 def _sarif(report: dict[str, Any], rules: list[dict[str, Any]], options: Options) -> str:
     from gpulint.reporters import sarif
 
-    return str(sarif.render(report, rules, options.sarif_root))
+    return str(sarif.render(report, rules, options.sarif_root, options.report_root))
 
 
 def _markdown(report: dict[str, Any], rules: list[dict[str, Any]], options: Options) -> str:
@@ -68,7 +71,7 @@ def _github(report: dict[str, Any], rules: list[dict[str, Any]], options: Option
 def _gitlab(report: dict[str, Any], rules: list[dict[str, Any]], options: Options) -> str:
     from gpulint.reporters import gitlab
 
-    return str(gitlab.render(report))
+    return str(gitlab.render(report, options.report_root))
 
 
 def _junit(report: dict[str, Any], rules: list[dict[str, Any]], options: Options) -> str:
@@ -107,10 +110,11 @@ def help_text() -> str:
 
 def render(fmt: str, report: dict[str, Any], rules: list[dict[str, Any]], *,
            colour: bool = False, verbose: bool = False, quiet: bool = False,
-           sarif_root: str | None = None) -> str:
+           sarif_root: str | None = None, report_root: str | None = None) -> str:
     """Render the report in one of FORMATS."""
     found = BY_NAME.get(fmt)
     if found is None:
         raise ValueError(f"unknown format {fmt!r}")
-    return found.reporter(report, rules, Options(colour, verbose, quiet, sarif_root))
+    return found.reporter(report, rules, Options(colour, verbose, quiet, sarif_root,
+                                                    report_root))
 

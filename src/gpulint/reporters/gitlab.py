@@ -24,19 +24,23 @@ def _root() -> str:
     return repository_root(cwd) or cwd
 
 
-def _path(path: str, root: str) -> str:
-    """Relative to the repository root with forward slashes, as GitLab matches diff paths."""
-    full = os.path.realpath(os.path.join(os.getcwd(), path))
+def _path(path: str, root: str, base: str | None = None) -> str:
+    """Relative to the repository root with forward slashes, as GitLab matches diff paths;
+    `path` is relative to `base` (the scan's repository root), else the working directory."""
+    full = os.path.realpath(os.path.join(base or os.getcwd(), path))
     rel = os.path.relpath(full, root)
     return path.replace(os.sep, "/") if rel.startswith("..") else rel.replace(os.sep, "/")
 
 
-def issues(report: dict[str, Any]) -> list[dict[str, Any]]:
-    root = _root()
+def issues(report: dict[str, Any], report_root: str | None = None) -> list[dict[str, Any]]:
+    """Code Quality issues; `report_root` is the scan's repository root, which the report's
+    paths are relative to (None: a report read back from a file, relative to the working
+    directory, whose git top level is then the root)."""
+    root = os.path.realpath(report_root) if report_root else _root()
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for f in report.get("findings") or []:
-        path = _path(str(f.get("path") or ""), root)
+        path = _path(str(f.get("path") or ""), root, report_root)
         key = f"{f.get('rule')}\0{path}\0{f.get('address')}"
         fingerprint = hashlib.sha256(key.encode()).hexdigest()[:32]
         if fingerprint in seen:  # GitLab shows only the first issue of a fingerprint
@@ -54,5 +58,5 @@ def issues(report: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def render(report: dict[str, Any]) -> str:
-    return json.dumps(issues(report), indent=2, ensure_ascii=False) + "\n"
+def render(report: dict[str, Any], report_root: str | None = None) -> str:
+    return json.dumps(issues(report, report_root), indent=2, ensure_ascii=False) + "\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import PureWindowsPath
 from typing import Any
 from urllib.parse import quote
@@ -73,18 +74,23 @@ def _rule_descriptor(rule: dict[str, Any]) -> dict[str, Any]:
     return descriptor
 
 
-def source_root(explicit: str | None = None) -> str:
-    """The directory ``%SRCROOT%`` stands for: ``explicit`` (``--sarif-root``), else the git top
-    level of the working directory (where code scanning resolves paths), else the working
-    directory. A real path, like the absolute paths it is compared with."""
+def source_root(explicit: str | None = None, report_root: str | None = None) -> str:
+    """The directory ``%SRCROOT%`` stands for: ``explicit`` (``--sarif-root``), else the scan's
+    repository root (`report_root`: the git top level of the scanned paths, else the scanned
+    directory), else the git top level of the working directory, else the working directory. A
+    real path, like the absolute paths it is compared with."""
     if explicit:
         return os.path.realpath(explicit)
+    if report_root:
+        return os.path.realpath(report_root)
     cwd = os.path.realpath(os.getcwd())
     return repository_root(cwd) or cwd
 
 
-def artifact_uri(path: str, root: str | None = None) -> tuple[str, str | None]:
-    """Return ``(uri, uriBaseId)`` for a report path (relative to the working directory).
+def artifact_uri(path: str, root: str | None = None,
+                 base: str | None = None) -> tuple[str, str | None]:
+    """Return ``(uri, uriBaseId)`` for a report path (relative to ``base``: the scan's
+    repository root, or the working directory for a report that does not say).
 
     A path under ``root`` (default: `source_root`) becomes a percent-encoded, forward-slash URI
     reference against ``%SRCROOT%``, so a scan run from `infra/` reports `infra/main.tf`, the
@@ -95,17 +101,23 @@ def artifact_uri(path: str, root: str | None = None) -> tuple[str, str | None]:
         raw = PureWindowsPath(raw).as_posix()
     if PureWindowsPath(raw).is_absolute() and not raw.startswith("/"):  # C:/…: not ours
         return "file://" + quote(raw, safe="/:"), None
-    full = os.path.normpath(os.path.join(os.path.realpath(os.getcwd()), raw))
+    full = os.path.normpath(os.path.join(base or os.path.realpath(os.getcwd()), raw))
     rel = os.path.relpath(full, root or source_root())
     if rel == ".." or rel.startswith(("../", "/")):
         return "file://" + quote(full, safe="/:"), None
     return quote(rel.replace(os.sep, "/"), safe="/"), "%SRCROOT%"
 
 
-def _location(path: Any, line: Any, root: str) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class _Roots:
+    src: str  # what %SRCROOT% stands for
+    base: str | None  # what the report's paths are relative to (None: the working directory)
+
+
+def _location(path: Any, line: Any, roots: _Roots) -> dict[str, Any] | None:
     if not path:
         return None
-    uri, base = artifact_uri(str(path), root)
+    uri, base = artifact_uri(str(path), roots.src, roots.base)
     artifact: dict[str, Any] = {"uri": uri}
     if base:
         artifact["uriBaseId"] = base
@@ -119,12 +131,12 @@ def _message_text(value: Any, fallback: str) -> str:
 
 
 def build(report: dict[str, Any], rules: list[dict[str, Any]],
-          root: str | None = None) -> dict[str, Any]:
+          root: str | None = None, report_root: str | None = None) -> dict[str, Any]:
     """Build the SARIF log as a dict (see :func:`render`)."""
-    root = source_root(root)
+    roots = _Roots(source_root(root, report_root), report_root)
     descriptors = [_rule_descriptor(r) for r in rules]
     index = {d["id"]: i for i, d in enumerate(descriptors)}
-    results = [_result(f, descriptors, index, root) for f in report.get("findings") or []]
+    results = [_result(f, descriptors, index, roots) for f in report.get("findings") or []]
     tool = report.get("tool") or {}
     version = str(tool.get("version") or __version__)
     driver: dict[str, Any] = {
@@ -139,7 +151,7 @@ def build(report: dict[str, Any], rules: list[dict[str, Any]],
     run: dict[str, Any] = {
         "tool": {"driver": driver},
         "invocations": [{"executionSuccessful": True,
-                         "toolExecutionNotifications": _notifications(report, root)}],
+                         "toolExecutionNotifications": _notifications(report, roots)}],
         "originalUriBaseIds": {"%SRCROOT%": {"description": {
             "text": "The repository root (git top level), or the directory --sarif-root named."}}},
         "results": results,
@@ -153,7 +165,7 @@ def build(report: dict[str, Any], rules: list[dict[str, Any]],
 
 
 def _result(finding: dict[str, Any], descriptors: list[dict[str, Any]],
-            index: dict[str, int], root: str) -> dict[str, Any]:
+            index: dict[str, int], roots: _Roots) -> dict[str, Any]:
     rule_id = str(finding.get("rule") or "unknown-rule")
     if rule_id not in index:
         # A finding from a rule we were not told about: describe it minimally so that
@@ -168,7 +180,7 @@ def _result(finding: dict[str, Any], descriptors: list[dict[str, Any]],
         "message": {"text": _message_text(finding.get("message"), rule_id)},
         "properties": {"monthly_saving_usd": finding.get("monthly_saving_usd")},
     }
-    loc = _location(finding.get("path"), finding.get("line"), root)
+    loc = _location(finding.get("path"), finding.get("line"), roots)
     if loc:
         if finding.get("address"):
             loc["logicalLocations"] = [{"fullyQualifiedName": str(finding["address"]),
@@ -181,7 +193,7 @@ def _result(finding: dict[str, Any], descriptors: list[dict[str, Any]],
     return result
 
 
-def _notifications(report: dict[str, Any], root: str) -> list[dict[str, Any]]:
+def _notifications(report: dict[str, Any], roots: _Roots) -> list[dict[str, Any]]:
     """Diagnostics, then what could not be evaluated, as tool execution notifications."""
     notifications = []
     for diag in report.get("diagnostics") or []:
@@ -189,7 +201,7 @@ def _notifications(report: dict[str, Any], root: str) -> list[dict[str, Any]]:
             "level": _level(diag.get("severity")),
             "message": {"text": _message_text(diag.get("message"), "diagnostic")},
         }
-        loc = _location(diag.get("path"), diag.get("line"), root)
+        loc = _location(diag.get("path"), diag.get("line"), roots)
         if loc:
             note["locations"] = [loc]
         notifications.append(note)
@@ -199,14 +211,16 @@ def _notifications(report: dict[str, Any], root: str) -> list[dict[str, Any]]:
             "message": {"text": _message_text(item.get("reason"), "could not evaluate")},
             "associatedRule": {"id": str(item.get("rule") or "unknown-rule")},
         }
-        loc = _location(item.get("path"), item.get("line"), root)
+        loc = _location(item.get("path"), item.get("line"), roots)
         if loc:
             note["locations"] = [loc]
         notifications.append(note)
     return notifications
 
 
-def render(report: dict[str, Any], rules: list[dict[str, Any]], root: str | None = None) -> str:
+def render(report: dict[str, Any], rules: list[dict[str, Any]], root: str | None = None,
+           report_root: str | None = None) -> str:
     """SARIF 2.1.0 JSON text for ``report``; ``rules`` are all loaded rule mappings, ``root``
-    the directory URIs are relative to (default: the git top level, see `source_root`)."""
-    return indented(build(report, rules, root), ensure_ascii=False) + "\n"
+    the directory URIs are relative to (default: the repository root, see `source_root`),
+    ``report_root`` the one the report's paths are relative to."""
+    return indented(build(report, rules, root, report_root), ensure_ascii=False) + "\n"
