@@ -1,7 +1,7 @@
 """Time and memory of a whole `gpulint scan` of one dense Terraform file (issue 30: a 1.8 MB `.tf`
 must be scanned in 10 s and 500 MB, or refused at its size bound with a diagnostic).
 
-    python benchmarks/bench_dense_tf.py [--sizes 1800000,524288,262144]
+    python benchmarks/bench_dense_tf.py [--sizes 1800000,520000,262144]
 
 For each size a dense `.tf` (tests/hostile_inputs.py `dense_tf`) is written alone into a
 directory and scanned by a child process, once with the default `--max-hcl-size` and, for a
@@ -41,7 +41,7 @@ def measure(directory: str, extra: list[str]) -> tuple[float, float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1800000,524288,262144",
+    parser.add_argument("--sizes", default="1800000,520000,262144",
                         help="file sizes in bytes, comma-separated")
     args = parser.parse_args()
     print("| file | --max-hcl-size | outcome | CPU s | wall s | peak MiB |")
@@ -50,15 +50,17 @@ def main() -> None:
         for size in (int(s) for s in args.sizes.split(",")):
             directory = os.path.join(tmp, str(size))
             os.makedirs(directory)
+            text = hostile_inputs.dense_tf(size)
+            size = len(text.encode())
             with open(os.path.join(directory, "main.tf"), "w", encoding="utf-8") as fh:
-                fh.write(hostile_inputs.dense_tf(size))
+                fh.write(text)
             runs = [("default", [])]
             if size > DEFAULT_BOUND_KIB * 1024:
                 runs.append((str(size // 1024 + 1), ["--max-hcl-size", str(size // 1024 + 1)]))
             for label, extra in runs:
                 cpu, wall, peak = measure(directory, extra)
                 parsed = label != "default" or size <= DEFAULT_BOUND_KIB * 1024
-                print(f"| {size / 1e6:.2f} MB | {label} | {'parsed' if parsed else 'refused'} "
+                print(f"| {size:,} bytes | {label} | {'parsed' if parsed else 'refused'} "
                       f"| {cpu:.1f} | {wall:.1f} | {peak:.0f} |", flush=True)
 
 

@@ -42,7 +42,7 @@ def test_dense_tf_is_refused_with_a_diagnostic_and_the_rest_is_reported(tmp_path
     big = str(tmp_path / "big" / "main.tf")
     diags = [d for d in report["diagnostics"] if d["path"].endswith("big/main.tf")]
     assert [(d["line"], d["severity"]) for d in diags] == [(1, "warning")]
-    assert "larger than 512 KiB" in diags[0]["message"]
+    assert "larger than 256 KiB" in diags[0]["message"]
     assert "--max-hcl-size" in diags[0]["message"]
     # The file's GPU instance is named, with the line of its evidence and the way out.
     notes = [n for n in report["not_evaluated"] if n["path"].endswith("big/main.tf")]

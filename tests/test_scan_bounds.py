@@ -85,7 +85,8 @@ def test_heredoc_over_a_long_run_of_spaces_parses_in_linear_time(tmp_path: Any) 
     (tmp_path / "main.tf").write_text(
         'resource "aws_instance" "gpu" {\n  instance_type = "g5.xlarge"\n  user_data = <<EOF\n'
         + " " * 400_000 + "\nEOF\n}\n")
-    report = scan(str(tmp_path), seconds=15)
+    # 400 KB: above --max-hcl-size's default, raised so that the heredoc is parsed at all.
+    report = scan("--max-hcl-size", "512", str(tmp_path), seconds=15)
     assert [(r["address"], r["line"]) for r in report["resources"]] == [("aws_instance.gpu", 1)]
     assert not report["diagnostics"]
 

@@ -57,9 +57,9 @@ def scan_flags(func: F) -> F:
                      cls=ConfiguredOption, config_key=("usage_hours", "default")),
         click.option("--max-file-size", type=click.IntRange(1), default=5 * 1024,
                      show_default=True, help="Skip files larger than this many KiB."),
-        click.option("--max-hcl-size", type=click.IntRange(1), default=512, show_default=True,
+        click.option("--max-hcl-size", type=click.IntRange(1), default=256, show_default=True,
                      help="Do not parse Terraform files (.tf, .tf.json) larger than this many "
-                          "KiB (parsing takes about 15 s a MiB)."),
+                          "KiB (parsing takes about 20 s a MiB)."),
         click.option("--jobs", "-j", type=click.IntRange(0), default=0,
                      help="Parse with this many processes (0: one per core, for large scans "
                           "only)."),

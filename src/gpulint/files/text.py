@@ -7,12 +7,12 @@ from gpulint.files import containment, reader
 from gpulint.model import Diagnostic
 
 DEFAULT_MAX_FILE_BYTES = reader.DEFAULT_LIMIT
-# Native-syntax Terraform (.tf) and .tf.json files above this are not parsed (--max-hcl-size):
-# python-hcl2 parses about 13-20 µs a byte on one core, so 512 KiB takes 7-10 s with its
-# evaluation, and a 1.8 MB file took 40 s and 436 MiB (docs/performance.md). Hand-written
-# files stay far below it: the largest of terraform-aws-modules/terraform-aws-vpc, a module of
-# 200 variables, is 63 KB.
-DEFAULT_MAX_HCL_BYTES = 512 * 1024
+# Terraform files (.tf, .tf.json) above this are not parsed (--max-hcl-size): parsing and
+# evaluating dense HCL costs about 20 µs a byte on one core of the 2-core CI machine, so a file
+# at the bound scans in about 6 s, where a 1.8 MB file took 41 s and 436 MiB
+# (docs/performance.md). Hand-written files stay far below it: the largest of
+# terraform-aws-modules/terraform-aws-vpc, a module of 200 variables, is 63 KB.
+DEFAULT_MAX_HCL_BYTES = 256 * 1024
 _Diag = tuple["int | None", str, str]  # line, message, severity
 
 

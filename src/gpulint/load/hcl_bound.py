@@ -1,6 +1,6 @@
 """The size bound on Terraform files (--max-hcl-size): a .tf or .tf.json file above it is not
 parsed, as parsing and evaluating it would take longer than the scan's time budget (about
-13-20 µs a byte, docs/performance.md). The refusal is never silent: a warning at the file's first
+20 µs a byte, docs/performance.md). The refusal is never silent: a warning at the file's first
 line names the flag that raises the bound, and each block of the file whose text shows
 accelerator evidence is reported as "could not evaluate".
 
