@@ -48,7 +48,11 @@ def report_root(paths: Iterable[str]) -> str:
     if not real:
         cwd = os.path.realpath(os.getcwd())
         return repository_root(cwd) or cwd
-    common = os.path.commonpath([p if os.path.isdir(p) else os.path.dirname(p) for p in real])
+    dirs = [p if os.path.isdir(p) else os.path.dirname(p) for p in real]
+    try:
+        common = os.path.commonpath(dirs)
+    except ValueError:  # paths on different drives: the first one's
+        common = dirs[0]
     return repository_root(common) or common
 
 
