@@ -149,6 +149,17 @@ def test_plain_packaged_subchart_and_in_tree_link_are_staged(tmp_path: Path) -> 
     assert staged.files["templates/_shared.tpl"] == b'{{- define "x" }}x{{ end }}'
 
 
+def test_a_file_name_that_is_not_utf8_does_not_stop_the_chart(tmp_path: Path) -> None:
+    # The mutation run's 1976-encoding case: hashing the staged copy raised UnicodeEncodeError.
+    chart = _chart(_repo(tmp_path), "embeddings", {"d.yaml": GPU_DEPLOYMENT})
+    (chart / os.fsdecode(b"caf\xe9.yaml")).write_text("kind: ConfigMap\n")
+    staged = chart_stage.stage(str(chart))
+    other = chart_stage.stage(str(chart))
+    assert staged.digest() == other.digest()
+    (chart / os.fsdecode(b"caf\xe9.yaml")).write_text("kind: Secret\n")
+    assert chart_stage.stage(str(chart)).digest() != staged.digest()
+
+
 # `tpl` feeding itself: Go's stack grows until the runtime gives up (a fatal error, exit 2).
 _RECURSION = ('{{- define "loop" }}{{ tpl "{{ include \\"loop\\" . }}" . }}{{- end }}\n'
               'kind: ConfigMap\nmetadata: {name: {{ include "loop" . }}}\n')

@@ -44,7 +44,8 @@ class StagedChart:
         h = hashlib.sha256()
         for rel in sorted(self.files):
             data = self.files[rel]
-            h.update(f"{rel}\0{len(data)}\0".encode())
+            # A file name that is not UTF-8 holds surrogate escapes: hash its bytes.
+            h.update(os.fsencode(rel) + f"\0{len(data)}\0".encode())
             h.update(data)
         return h.hexdigest()
 
