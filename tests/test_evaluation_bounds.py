@@ -56,6 +56,8 @@ def _scan(*paths: str, cwd: str) -> tuple[bounded.Run, dict[str, Any]]:
 @pytest.fixture(scope="module")
 def scans(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     base = str(tmp_path_factory.mktemp("evaluation-limits"))
+    # A repository: report paths are relative to its top whichever directories are scanned.
+    os.mkdir(os.path.join(base, ".git"))
     copy_good(os.path.join(base, "good"))
     shutil.copytree(HOSTILE, os.path.join(base, "hostile"))
     with open(os.path.join(base, "hostile", "literal.tf"), "w", encoding="utf-8") as fh:

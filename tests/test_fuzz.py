@@ -83,6 +83,8 @@ def run_cli(*args: str) -> Any:
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Any:
     base = str(tmp_path_factory.mktemp("fuzz"))
+    # A repository: report paths are relative to its top whichever directories are scanned.
+    os.mkdir(os.path.join(base, ".git"))
     copy_good(os.path.join(base, "good"))
     old = os.getcwd()
     os.chdir(base)

@@ -125,4 +125,6 @@ def test_nesting_beyond_the_parse_is_refused_before_parsing() -> None:
     # Depths the parse handles are parsed, brackets in strings included.
     fine = ('locals {\n  x = ' + "(" * 300 + "1" + ")" * 300 + '\n  s = "' + "{" * 500 + '"\n}\n')
     assert source.too_deep_line(fine) is None
+    # Brackets inside a quoted string are text, however deep (yamldecode's input, say).
+    assert source.too_deep_line('x = "' + "[" * 40_000 + "]" * 40_000 + '"\n') is None
     assert source.parse("terraform", fine.encode()).root is not None

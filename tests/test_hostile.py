@@ -49,6 +49,8 @@ def under(report: dict[str, Any], prefix: str) -> dict[str, list[Any]]:
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[hostile_inputs.Case]]:
     base = str(tmp_path_factory.mktemp("hostile-tree"))
+    # A repository: report paths are relative to its top whichever directories are scanned.
+    os.mkdir(os.path.join(base, ".git"))
     copy_good(os.path.join(base, "good"))
     cases = hostile_inputs.build(os.path.join(base, "hostile"))
     yield base, cases

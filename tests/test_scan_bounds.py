@@ -13,6 +13,7 @@ import pytest
 
 import bounded
 from gpulint import globs
+from gpulint.files import containment
 
 pytestmark = pytest.mark.slow
 
@@ -36,19 +37,22 @@ def diags(report: dict[str, Any]) -> list[tuple[str, int | None, str]]:
 
 def test_module_cycles_self_calls_and_duplicates_are_diagnostics_with_resources_kept() -> None:
     report = scan(".", cwd=CYCLES)
+    # Report paths are relative to the repository root: gpulint's checkout, when it is one.
+    top = os.path.relpath(CYCLES, containment.report_root([CYCLES])).replace(os.sep, "/")
+    at = "" if top == "." else top + "/"
     found = {r["address"]: (r["path"], r["line"]) for r in report["resources"]}
     assert found == {
-        "module.gpu_pool.aws_instance.trainer": ("gpu-pool/main.tf", 6),
-        "aws_instance.inference": ("self-contained/main.tf", 7),  # was dropped silently
-        "aws_instance.batch": ("duplicate/pools.tf", 1),
-        "module.gpu_nodes.aws_instance.node": ("shared-nodes/main.tf", 5),
+        "module.gpu_pool.aws_instance.trainer": (f"{at}gpu-pool/main.tf", 6),
+        "aws_instance.inference": (f"{at}self-contained/main.tf", 7),  # was dropped silently
+        "aws_instance.batch": (f"{at}duplicate/pools.tf", 1),
+        "module.gpu_nodes.aws_instance.node": (f"{at}shared-nodes/main.tf", 5),
     }
     assert sorted(diags(report)) == [
-        ("duplicate/pools.tf", 7, 'duplicate module call "gpu_nodes": also declared at '
+        (f"{at}duplicate/pools.tf", 7, 'duplicate module call "gpu_nodes": also declared at '
          "duplicate/main.tf:1 (Terraform refuses this directory); only the first is evaluated"),
-        ("node-group/main.tf", 1, 'module "pool" calls a module above it (a cycle): not '
+        (f"{at}node-group/main.tf", 1, 'module "pool" calls a module above it (a cycle): not '
          "followed"),
-        ("self-contained/main.tf", 3, 'module "inference" calls its own directory: not '
+        (f"{at}self-contained/main.tf", 3, 'module "inference" calls its own directory: not '
          "followed"),
     ]
 

@@ -62,11 +62,14 @@ def shown_path(path: str, root: str, base: str | None = None) -> str:
     (`<stdin>`, `<command line>`)."""
     if not path or path.startswith("<"):
         return path
-    full = os.path.realpath(os.path.join(base or os.getcwd(), path))
-    rel = os.path.relpath(full, root)
-    if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel):
-        return path
-    return rel.replace(os.sep, "/")
+    full = os.path.normpath(os.path.join(base or os.getcwd(), path))
+    # As spelled first (a file reached through a link keeps the link's name), else as the real
+    # path, for a root or working directory spelled through a link (/tmp on macOS).
+    for candidate in (full, os.path.realpath(full)):
+        rel = os.path.relpath(candidate, root)
+        if not (rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel)):
+            return rel.replace(os.sep, "/")
+    return path
 
 
 def root_of(path: str) -> str:

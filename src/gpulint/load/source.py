@@ -26,7 +26,8 @@ PARSED_KINDS = frozenset({"terraform", "terraform-json", "kubernetes"})
 # those frames: such a file is refused before the parse, which is linear but slow on them
 # (7.5 s of CPU for 30,000 levels in 180 KB, only to fail).
 MAX_HCL_NESTING = 1_000
-_BRACKETS = re.compile(r"[\[\]{}()]")
+# A quoted string on one line (skipped: brackets there are text, however deep), or a bracket.
+_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[\]{}()]')
 
 
 
@@ -106,12 +107,16 @@ def _parse_terraform(kind: str, text: str) -> Parsed:
 
 
 def too_deep_line(text: str) -> int | None:
-    """The line where more than MAX_HCL_NESTING brackets are open at once, counted over the
-    whole text (brackets in strings and comments too: only a thousand unbalanced ones could
-    refuse a file that parses), or None."""
+    """The line where more than MAX_HCL_NESTING brackets are open at once outside quoted
+    strings, or None. Comments and heredocs are counted too: a file that parses is refused
+    only if a thousand brackets there are left open, and an interpolation deep enough to fail
+    is only parsed (slowly) to its diagnostic."""
     depth = 0
     for m in _BRACKETS.finditer(text):
-        depth += 1 if m.group() in "[{(" else -1
+        token = m.group()
+        if token[0] == '"':
+            continue
+        depth += 1 if token in "[{(" else -1
         if depth > MAX_HCL_NESTING:
             return text.count("\n", 0, m.start()) + 1
     return None

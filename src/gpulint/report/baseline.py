@@ -21,6 +21,7 @@ from typing import Any
 
 from gpulint import __version__
 from gpulint.config.load import display
+from gpulint.files.containment import shown_path
 from gpulint.files.reader import TOOL_FILE_LIMIT, read_file_text
 from gpulint.model import Diagnostic, Finding
 
@@ -33,17 +34,16 @@ class BaselineError(Exception):
 
 
 class _Rooted:
-    """Finding paths (relative to the working directory) as forward-slash paths relative to
-    ``root``; one realpath per distinct path."""
+    """Finding paths (relative to the working directory) as the report shows them: relative to
+    ``root`` with forward slashes (containment.shown_path); one lookup per distinct path."""
 
     def __init__(self, root: str) -> None:
         self.root = os.path.realpath(root)
         self._seen: dict[str, str] = {}
 
     def __call__(self, path: str) -> str:
-        if path not in self._seen:
-            full = os.path.realpath(os.path.abspath(path))
-            self._seen[path] = os.path.relpath(full, self.root).replace(os.sep, "/")
+        if path not in self._seen:  # as the report shows it
+            self._seen[path] = shown_path(path, self.root)
         return self._seen[path]
 
 
