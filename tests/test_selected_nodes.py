@@ -49,3 +49,17 @@ def test_a_patch_without_containers_is_not_a_pod(tmp_path: object) -> None:
         "  template:\n    spec:\n      nodeSelector:\n"
         "        node.kubernetes.io/instance-type: g6e.xlarge\n")
     assert pipeline.run([str(root)], [], Settings()).resources == []
+
+
+def test_sagemaker_node_types_name_their_gpu() -> None:
+    """HyperPod nodes carry SageMaker types (`ml.g5.8xlarge`): the GPU is the EC2 type's, and
+    the price basis says the EC2 rate is a lower bound of SageMaker's."""
+    got = {r.address: r for r in _scan("hyperpod.yaml").resources}
+    job = got["PyTorchJob/hyperpod-ns-team-a/imagenet-gpu-team-a-1/Worker"]
+    scorer = got["Deployment/scorer"]
+    # g5.8xlarge: 1 NVIDIA A10G; p4d.24xlarge: 8 NVIDIA A100 40 GB
+    # (aws.amazon.com/ec2/instance-types/g5 and /p4).
+    assert (job.facts.get("gpu.model"), job.facts.get("node.gpu_count")) == ("A10G", 1)
+    assert (scorer.facts.get("gpu.model"), scorer.facts.get("node.gpu_count")) == ("A100", 8)
+    assert "SageMaker ml.g5.8xlarge priced at the EC2 g5.8xlarge rate" in \
+        job.facts.get("cost.note", "")

@@ -76,3 +76,10 @@ def get(name: str) -> Cloud | None:
 def listing(words: str = "or") -> str:
     """'aws, gcp, azure, … or nebius', for messages."""
     return f"{', '.join(NAMES[:-1])} {words} {NAMES[-1]}"
+
+
+def ec2_host(instance_type: str) -> str | None:
+    """The EC2 type a SageMaker `ml.*` type runs on (`ml.p5.48xlarge` → `p5.48xlarge`): the
+    catalog lists EC2 names only, and the hardware is the same. None for any other name."""
+    name = instance_type.strip()
+    return name[3:] if name.startswith("ml.") and len(name) > 3 else None

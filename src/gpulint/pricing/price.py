@@ -150,7 +150,9 @@ def _k8s_price(res: Resource, opts: CostOptions) -> HourlyPrice | Unknown:
         if isinstance(node, Unknown):
             return node
         share = min(1.0, gpus / node_gpus)
-        return node.scaled(share, f"{what}/{node_gpus:g} {unit} of {node.basis} ({how})")
+        note = facts.get("cost.note")  # a SageMaker node priced at the EC2 rate says so
+        return node.scaled(share, f"{what}/{node_gpus:g} {unit} of {node.basis} ({how}"
+                           + (f"; {note})" if note else ")"))
     model = facts.get("gpu.model")
     if isinstance(model, Unknown):
         return Unknown(f"not priceable: {model.reason}")

@@ -19,7 +19,7 @@ _RESOURCE_BY_KIND = {"gpu": "nvidia.com/gpu", "inferentia": "aws.amazon.com/neur
 
 def ec2_name(instance_type: str) -> str:
     """SageMaker's `ml.p5.48xlarge` runs on EC2 `p5.48xlarge` (priced as that instance)."""
-    return instance_type[3:] if instance_type.startswith("ml.") else instance_type
+    return providers.ec2_host(instance_type) or instance_type
 
 
 def spec_of(instance_type: str) -> Any:

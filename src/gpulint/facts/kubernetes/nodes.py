@@ -171,12 +171,18 @@ def set_hardware(res: Resource, sel: NodeSelection, acc: Accelerators) -> None:
             return
         itype = gpu_class
     if itype:
+        host = providers.ec2_host(itype)  # a SageMaker HyperPod node (`ml.g5.8xlarge`)
         for provider in providers.NAMES:
-            spec = catalog.instance(provider, itype)
+            spec = catalog.instance(provider, itype) or (
+                catalog.instance(provider, host) if host and provider == "aws" else None)
             if spec is not None:
                 res.facts.update({"provider.cloud": provider, "instance.type": spec.name,
                                   "node.gpu_count": spec.gpu_count,
                                   "accelerator.kind": spec.accelerator_kind})
+                if host and spec.name == host:
+                    res.facts["cost.note"] = (
+                        f"SageMaker {itype} priced at the EC2 {host} rate: SageMaker charges "
+                        "more than EC2 for the same instance, so this is a lower bound")
                 _set_model(res, spec.gpu_model, acc, spec.gpu_memory_gib)
                 cloud = providers.get(provider)
                 if cloud is not None and cloud.billing != "instance":

@@ -11,6 +11,7 @@ import re
 from typing import Any
 from weakref import WeakKeyDictionary
 
+from gpulint import providers
 from gpulint.fact_types import Resource
 from gpulint.facts.terraform.gcp_tpu import chips_per_vm
 from gpulint.model import Unknown
@@ -89,10 +90,12 @@ def catalog_gpu_name(text: str) -> bool:
         return False
     if chips_per_vm(text) is not None:  # GKE TPU machine types, priced from slice rows
         return True
+    names = [text, host] if (host := providers.ec2_host(text)) else [text]
     for provider in catalog.providers():
-        spec = catalog.instance(provider, text)
-        if spec is not None and (spec.gpu_count or 0) > 0:
-            return True
+        for name in names:
+            spec = catalog.instance(provider, name)
+            if spec is not None and (spec.gpu_count or 0) > 0:
+                return True
     return bool(re.match(r"(nvidia|tpu|ct\d)", text, re.I)) and \
         catalog.gcp_accelerator(text) is not None
 
