@@ -127,3 +127,33 @@ def test_excluded_stray_var_files_are_not_named() -> None:
     result = pipeline.run([os.path.relpath(os.path.join(DATA, "stray"))], [], settings)
     assert [os.path.basename(n.path) for n in
             _notes(result, "beside no Terraform root")] == ["stage-1.tfvars"]
+
+
+def test_a_var_file_is_named_when_terraform_tfvars_gives_no_accelerators() -> None:
+    """terraform.tfvars sets the variable to CPU groups; the GPU groups are in a var file
+    passed by hand. SageMaker `ml.*` types count as the EC2 types they run on."""
+    notes = _notes(_scan("hyperpod"), "GPU pools only in var files")
+    got = {n.address: n.reason for n in notes}
+    assert set(got) == {"var.instance_groups", "var.restricted_instance_groups"}
+    assert "custom.tfvars" in got["var.instance_groups"]
+    assert "ml.g5.8xlarge" in got["var.instance_groups"]
+    assert "a value it was given, without accelerators" in got["var.instance_groups"]
+    assert "rig_custom.tfvars" in got["var.restricted_instance_groups"]
+    assert "its default" in got["var.restricted_instance_groups"]
+    [variant] = _notes(_scan("eks-tfvars"), "GPU pools only in var files")
+    assert variant.address == "var.node_groups" and "envs/prod.tfvars" in variant.reason
+    assert "training.instance_types[0] = p4d.24xlarge" in variant.reason
+
+
+def test_a_given_value_with_accelerators_is_not_named_again(tmp_path: Any) -> None:
+    """When terraform.tfvars itself gives the variable GPU pools, those pools are read and the
+    other var files are alternatives, not something the scan missed: no note."""
+    import shutil
+
+    root = tmp_path / "eks"
+    shutil.copytree(os.path.join(DATA, "eks-tfvars"), root)
+    (root / "terraform.tfvars").write_text(
+        'node_groups = { gpu = { instance_types = ["g5.xlarge"], size = 1 } }\n')
+    result = pipeline.run([str(root)], [], Settings(scan=ScanSettings(inputs=Inputs())))
+    assert not _notes(result, "GPU pools only in var files")
+    assert [r.facts.get("instance.type") for r in result.resources] == ["g5.xlarge"]

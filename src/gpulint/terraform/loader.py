@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import replace
 
 from gpulint.config.inputs import Inputs
 from gpulint.model import Diagnostic
@@ -154,8 +155,9 @@ class TerraformProject:
                     values = root_variables(files, directory, inputs, result.diagnostics,
                                             self.parse_source, variant)
                     if not variants:  # what the files would set that nothing given sets
-                        result.var_file_settings += [f for f in found
-                                                     if f.variable not in values]
+                        result.var_file_settings += [
+                            replace(f, used=values[f.variable], given=True)
+                            if f.variable in values else f for f in found]
                     before = (len(result.resources), len(result.remote_calls),
                               len(result.notes))
                     load_module(directory, files, values, {}, "", 0, self.parse_dir, result)

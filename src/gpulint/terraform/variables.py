@@ -167,6 +167,9 @@ class VarFileSetting:
     line: int
     has_default: bool
     files: tuple[tuple[str, Any], ...]  # (var file, the value it gives the variable)
+    # The value the scan gave the variable (terraform.tfvars, -var…); NOT_GIVEN: its default.
+    used: Any = None
+    given: bool = False
 
 
 def unloaded_settings(files: list[ParsedFile], directory: str, loaded: set[str],

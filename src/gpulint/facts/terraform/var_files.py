@@ -66,12 +66,15 @@ def evidence(value: Any) -> str | None:
 
 
 def notes(settings: list[Any]) -> list[ModuleCallNote]:
-    """One "could not evaluate" note per variable with a default that unloaded var files give
-    GPU pools. A variable without one is unknown already, and its reason names the file."""
+    """One "could not evaluate" note per variable that unloaded var files give GPU pools while
+    the scan's value for it (its default, or terraform.tfvars') has none. A variable without
+    either is unknown already, and its reason names the file."""
     out = []
     for setting in settings:
-        if not setting.has_default:
+        if not setting.has_default and not setting.given:
             continue
+        if setting.given and (isinstance(setting.used, Unknown) or evidence(setting.used)):
+            continue  # an unknown value names its own cause; a GPU value was read
         with_gpu = [(path, why) for path, value in setting.files
                     if not isinstance(value, Unknown) and (why := evidence(value))]
         if not with_gpu:
@@ -80,12 +83,14 @@ def notes(settings: list[Any]) -> list[ModuleCallNote]:
         names = [os.path.relpath(path, root) for path, _ in with_gpu]
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
         first_path, first_why = with_gpu[0]
+        used = "a value it was given, without accelerators" if setting.given else \
+            "its default"
         files = "1 var file gives" if len(names) == 1 else f"{len(names)} var files give"
         out.append(ModuleCallNote(
             f"var.{setting.variable}", setting.path, setting.line,
             f"GPU pools only in var files not loaded, {files} variable "
             f"{setting.variable} accelerators ({shown}, e.g. {first_why}) and the scan used "
-            f"its default; pass --var-file {os.path.relpath(first_path)}, or set "
+            f"{used}; pass --var-file {os.path.relpath(first_path)}, or set "
             f"terraform.var_file_variants to scan each file as a cluster"))
     return out
 

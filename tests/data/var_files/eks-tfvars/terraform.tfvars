@@ -1,0 +1,1 @@
+node_groups = { system = { instance_types = ["m6i.large"], size = 2 } }
