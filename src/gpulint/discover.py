@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from gpulint import globs
 from gpulint.config.settings import ScanSettings
 from gpulint.files import containment
+from gpulint.load.source import is_template_name
 from gpulint.model import Diagnostic, SourceFile
 from gpulint.render.helmfile_names import is_template as _helmfile_template
 
@@ -48,6 +49,8 @@ def classify(path: str) -> str | None:
         return "terraform-json"
     if name.endswith(YAML_EXTS) or _helmfile_template(path):
         return "kubernetes"  # a helmfile is read with the charts (render/templates.py)
+    if is_template_name(name):
+        return "kubernetes"  # a manifest template, read if it parses (load/source.py)
     if name.endswith(".json") and not name.endswith(".tfvars.json"):
         return "json"  # a Kubernetes manifest or a Terraform plan; decided by content
     return None

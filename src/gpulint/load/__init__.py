@@ -62,7 +62,7 @@ def load(found: Discovery, settings: ScanSettings, rendered: Rendered,
     from gpulint import suppressions
     from gpulint.files.text import read_text
     from gpulint.load import parallel
-    from gpulint.load.source import PARSED_KINDS
+    from gpulint.load.source import PARSED_KINDS, is_template_name, template_file_diagnostics
     from gpulint.terraform.loader import TerraformProject
 
     out = Loaded(diagnostics=list(found.diagnostics))
@@ -98,7 +98,11 @@ def load(found: Discovery, settings: ScanSettings, rendered: Rendered,
         texts[sf.path] = outcome.text
         out.notes.extend(outcome.notes)
         if sf.kind == "kubernetes":
-            out.diagnostics.extend(outcome.diagnostics())
+            diags = outcome.diagnostics()
+            if is_template_name(sf.path) and any(d.severity == "error" for d in diags):
+                diags = template_file_diagnostics(sf.path, outcome.text or read(sf.path)[0],
+                                                  diags)
+            out.diagnostics.extend(diags)
             if outcome.text:
                 out.suppressions += suppressions.from_text(sf.path, outcome.text)
             out.kubernetes.extend(outcome.objects())

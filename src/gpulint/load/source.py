@@ -123,6 +123,33 @@ def too_deep_line(text: str) -> int | None:
 
 
 _TEMPLATE_ACTION = re.compile(r"\{\{-?\s*[.$A-Za-z/(]")
+# Manifests kept as templates that a script fills before `kubectl apply` (`job.yaml-template`
+# through envsubst, `pod.yaml.j2`, `training.template`): read as YAML when they parse, since
+# their placeholders sit in values; named, never an error, when they do not.
+_TEMPLATE_NAME = re.compile(r"\.ya?ml[-._](template|tmpl|tpl|in|j2|jinja2?|envsubst|subst)$|"
+                            r"\.(template|tmpl)$", re.I)
+
+
+def is_template_name(path: str) -> bool:
+    """A file named as a manifest template (see _TEMPLATE_NAME)."""
+    return _TEMPLATE_NAME.search(path) is not None
+
+
+def template_file_diagnostics(path: str, text: str | None,
+                              found: list[Diagnostic]) -> list[Diagnostic]:
+    """A template-named file that is not valid YAML before it is filled in is skipped with a
+    notice (a warning when it asks for accelerators), not a parse error that fails the scan."""
+    errors = [d for d in found if d.severity == "error"]
+    if not errors:
+        return found
+    from gpulint.load.evidence import first_line
+
+    asks = first_line(text or "")
+    gpus = f"; it asks for accelerators (line {asks}), which are not counted" if asks else ""
+    note = Diagnostic(path, errors[0].line, "skipped a template file: not valid YAML until it "
+                      f"is filled in ({errors[0].message}); render it and scan the output{gpus}",
+                      "warning" if asks else "info")
+    return [d for d in found if d.severity != "error"] + [note]
 
 
 def templated_line(text: str) -> int | None:

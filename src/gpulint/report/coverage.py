@@ -22,6 +22,7 @@ from typing import Any
 from gpulint.files.text import read_text
 from gpulint.load.evidence import MARKER, Evidence, find
 from gpulint.load.kubernetes import K8sObject, is_manifest, separators
+from gpulint.load.source import is_template_name
 from gpulint.render import values_evidence, values_tree
 from gpulint.render.values_tree import Values
 
@@ -108,7 +109,7 @@ def measure(paths: list[str]) -> Coverage:
     found_files = discover(paths).files
     consumed = _consumed(found_files)
     for sf in found_files:
-        if not sf.path.endswith((".yaml", ".yml", ".json")):
+        if not sf.path.endswith((".yaml", ".yml", ".json")) and not is_template_name(sf.path):
             continue
         text, _ = read_text(sf.path)
         if not text:
