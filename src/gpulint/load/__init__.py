@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from gpulint.config.settings import ScanSettings
     from gpulint.discover import Discovery
     from gpulint.load.cache import ParseCache
+    from gpulint.load.evidence import EvidenceNote
     from gpulint.load.kubernetes import K8sObject
     from gpulint.load.plan import PlanInstance
     from gpulint.suppressions import Suppression
@@ -123,6 +124,8 @@ def load(found: Discovery, settings: ScanSettings, rendered: Rendered,
 
 def _read_json(path: str, read: ReadText, out: Loaded) -> None:
     """A .json file: a Terraform plan (`terraform show -json`) or Kubernetes manifests."""
+    from gpulint.load import iac_formats
+
     text, diag = read(path)
     if diag:
         out.diagnostics.append(diag)
@@ -131,8 +134,28 @@ def _read_json(path: str, read: ReadText, out: Loaded) -> None:
     planned = _plan_file(path, text, out.diagnostics)
     if planned is not None:
         out.plans.extend(planned)
+    elif iac_formats.MARK.search(text) and (unread := _unread_json(path, text)) is not None:
+        out.notes.extend(unread)  # CloudFormation in JSON: named, not read
     else:
         out.kubernetes.extend(_json_file(path, text, out.diagnostics))
+
+
+def _unread_json(path: str, text: str) -> list[EvidenceNote] | None:
+    """The named items of a JSON file in a format gpulint does not read; None for others."""
+    from gpulint.load import iac_formats
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if iac_formats.kind_of(data) is None:
+        return None
+
+    def line_of(value: str) -> int | None:
+        at = text.find(json.dumps(value))
+        return text.count("\n", 0, at) + 1 if at >= 0 else None
+
+    return iac_formats.notes(path, data, {}, line_of)
 
 
 def _add_module_context(project: TerraformProject, files: list[SourceFile]) -> None:

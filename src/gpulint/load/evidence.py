@@ -57,7 +57,8 @@ _INSTANCE_TYPE_LABEL = re.compile(r"^(node\.kubernetes\.io/instance-type|beta\.k
                                   r"instance-type|karpenter\.k8s\.aws/instance-family)$")
 # Instance and machine types of GPU, TPU and Neuron families (AWS, GCP, Azure, OCI).
 _GPU_INSTANCE = re.compile(
-    r"^(ml\.)?(p[2-6][a-z]*|g[3-6][a-z]*|gr6|inf[12]|trn[12][a-z]*|dl[12][a-z]*)(\.\w+)?$|"
+    r"^(ml\.)?(p[2-6][a-z]*(-[a-z]*\d+)?|g[3-6][a-z]*|gr6|inf[12]|trn[12][a-z]*|dl[12][a-z]*)"
+    r"(\.\w+)?$|"
     r"^(a2|a3|a4|g2|g4|ct[3-6][a-z]*)-[\w-]+$|^standard_n[cdvgm][\w-]*$|"
     r"^(bm|vm)\.gpu[\w.-]*$|"
     # CoreWeave CKS instance IDs: `gd-8xh100ib-i128`, `gb200-4x` (docs.coreweave.com,
@@ -77,7 +78,9 @@ _DEVICE_CLASS = re.compile(r"(^|[.-])(gpus?|mig|tpus?|neuron[\w]*)([.-]|$)", re.
 _SECTION = frozenset({"gpu", "gpus", "tpu", "tpus", "accelerator", "accelerators"})
 _SECTION_COUNT = ("number", "count", "quantity", "amount", "num", "limit", "request")
 # Text that may hold evidence: a cheap test before parsing a file.
-MARKER = re.compile(r"gpu|tpu|neuron|gaudi|accelerator|nvidia|amd\.com|habana", re.I)
+MARKER = re.compile(r"gpu|tpu|neuron|gaudi|accelerator|nvidia|amd\.com|habana|"
+                    r"\b(ml\.)?(p[2-6]|g[3-6]|inf[12]|trn[12])[a-z]*(-[a-z]*\d+)?\.\d*x?large\b|"
+                    r"\bg2-standard|\bstandard_n[cdv]", re.I)
 # Keys whose values are prose or schemas, not settings.
 _PROSE = frozenset({"description", "annotations", "examples", "example", "help", "notes",
                     "openAPIV3Schema", "x-kubernetes-preserve-unknown-fields"})

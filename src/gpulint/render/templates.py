@@ -20,7 +20,7 @@ import yaml
 from gpulint.files import containment
 from gpulint.files.safe_yaml import safe_load as safe_yaml
 from gpulint.files.text import read_text
-from gpulint.load import evidence
+from gpulint.load import evidence, iac_formats
 from gpulint.load.kubernetes import K8sObject, is_manifest, looks_like_kubernetes
 from gpulint.load.source import unreadable_template_line
 from gpulint.model import CHART_RENDER, VALUES_READ, Diagnostic, SourceFile
@@ -219,6 +219,8 @@ def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
                 not path.endswith((".yaml", ".yml")) or os.path.basename(path) in _NOT_VALUES:
             continue
         text = read(path)
+        if text and iac_formats.MARK.search(text) and _unread_format(path, text, out):
+            continue  # CloudFormation, ParallelCluster: not Helm values
         if not text or not (values_reader.may_request(text) or evidence.MARKER.search(text)):
             continue
         if unreadable_template_line(text) is not None:  # not YAML: an unrendered template
@@ -227,6 +229,8 @@ def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
         docs, diags = values_tree.parse(path, text)
         if not values_reader.may_request(text) and not any(evidence.find(t) for t, _ in docs):
             continue  # "gpu" in a name or a comment, no accelerator asked for
+        if _read_by_terraform(path, paths, read):
+            continue  # yamldecode(file(...)): its pools end in the resources built from it
         values = Values()
         for tree, lines in docs:
             if isinstance(tree, dict) and not is_manifest(tree) and not _test_spec(tree):
@@ -243,6 +247,29 @@ def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
             out.diagnostics.append(Diagnostic(path, None, f"read {values_reader.describe(objects)}"
                                               " from Helm values (not rendered)", "info",
                                               VALUES_READ))
+
+
+def _read_by_terraform(path: str, paths: list[str], read: Callable[[str], str | None]) -> bool:
+    """A Terraform file of the scan names the file by its path from the Terraform file's
+    directory (`yamldecode(file("clusters.yaml"))`, `"${path.module}/../config/pools.yaml"`)."""
+    where = os.path.abspath(path)
+    for p in paths:
+        if p.endswith(".tf"):
+            rel = os.path.relpath(where, os.path.dirname(os.path.abspath(p)))
+            text = read(p) or ""
+            if f'"{rel}"' in text or f'/{rel}"' in text:
+                return True
+    return False
+
+
+def _unread_format(path: str, text: str, out: TemplatePlan) -> bool:
+    """Whether the file is in a format gpulint does not read; its accelerators are named."""
+    docs, _ = values_tree.parse(path, text)
+    if not any(iac_formats.kind_of(tree) for tree, _ in docs):
+        return False
+    for tree, lines in docs:
+        out.notes.extend(iac_formats.notes(path, tree, lines))
+    return True
 
 
 def _test_spec(tree: dict[str, Any]) -> bool:

@@ -119,7 +119,8 @@ def measure(paths: list[str]) -> Coverage:
             cov.templates += 1
             continue
         for first, end, tree in documents:
-            if isinstance(tree, dict) and (tree.get("kind") == "CustomResourceDefinition"):
+            if isinstance(tree, dict) and (tree.get("kind") == "CustomResourceDefinition"
+                                           or _own_report(tree)):
                 continue
             found = find(tree)
             if not found:
@@ -177,6 +178,12 @@ def _terraform(files: list[Any], roots: tuple[str, ...], result: Any) -> list[It
                 item.outcome = THROUGH
             items.append(item)
     return items
+
+
+def _own_report(tree: dict[str, Any]) -> bool:
+    """A gpulint JSON report (a saved scan, a baseline's input): it describes, it deploys not."""
+    tool = tree.get("tool")
+    return "schema_version" in tree and isinstance(tool, dict) and tool.get("name") == "gpulint"
 
 
 def _consumed(files: list[Any]) -> set[str]:

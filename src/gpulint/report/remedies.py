@@ -63,6 +63,9 @@ _FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), fix) for
     (r"which the catalog does not list|is not in the bundled table",
      "not priced by gpulint: add its cost outside the report (its GPUs and counts are "
      "still checked)"),
+    (r"a format gpulint does not read",
+     "not priced by gpulint: add its cost outside the report, or describe the capacity in "
+     "Terraform or Kubernetes manifests, which it reads"),
     (r"outside the scanned tree", "scan the directory that holds the file"),
     (r"in a var file beside no Terraform root", "scan the root module that file configures with "
      "--var-file pointing at it (or list it under terraform.var_files for that root)"),
