@@ -134,13 +134,3 @@ def test_a_gke_compute_class_with_gpu_priorities_is_a_documented_non_workload() 
     found = find(doc)
     assert [e.dotted for e in found] == ["spec.priorities[0].gpu.count"]
     assert non_workload(K8sObject("ccc.yaml", 1, doc), found) is not None
-def test_a_machine_type_field_naming_a_gpu_type_is_evidence() -> None:
-    """A job launcher's `cluster.instance_type`, a template's `InstanceTypes` list; a CPU type
-    or a field of another name is not."""
-    [e] = find({"cluster": {"instance_type": "ml.g5.8xlarge"}})
-    assert (e.dotted, e.sort) == ("cluster.instance_type", "selector")
-    [e] = find({"ComputeResources": {"InstanceTypes": ["c5.large", "p5.48xlarge"]}})
-    assert e.dotted == "ComputeResources.InstanceTypes"
-    assert find({"vmSize": "Standard_NC6s_v3"}) != []
-    assert find({"instance_type": "m5.large", "machineType": "n2-standard-8"}) == []
-    assert find({"name": "p5.48xlarge"}) == []

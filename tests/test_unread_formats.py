@@ -32,7 +32,6 @@ def test_each_item_with_accelerators_is_named_with_its_format() -> None:
         ("cluster-vanilla.yaml", "SlurmQueues/compute-gpu"),
         ("ec2-template.json", "AWS::EC2::Instance/Inference"),
         ("pcluster-two-queues.yaml", "SlurmQueues/train"),
-        ("launcher.yaml", "HelmValues/launcher"),
     }
     ce = ("batch-p5.yaml", "AWS::Batch::ComputeEnvironment/DistributedDeepLearningCE")
     line, reason = got[ce]
@@ -48,8 +47,6 @@ def test_each_item_with_accelerators_is_named_with_its_format() -> None:
     assert line == 11 and "${INSTANCE} (unset: might be a GPU queue)" in reason
     assert "an AWS ParallelCluster configuration" in reason
     assert "p4d.24xlarge" in got[("pcluster-two-queues.yaml", "SlurmQueues/train")][1]
-    assert "cluster.instance_type = ml.p4d.24xlarge" in \
-        got[("launcher.yaml", "HelmValues/launcher")][1]
 
 
 def test_the_grouped_cause_has_a_fix() -> None:
