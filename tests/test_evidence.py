@@ -134,3 +134,20 @@ def test_a_gke_compute_class_with_gpu_priorities_is_a_documented_non_workload() 
     found = find(doc)
     assert [e.dotted for e in found] == ["spec.priorities[0].gpu.count"]
     assert non_workload(K8sObject("ccc.yaml", 1, doc), found) is not None
+
+
+def test_a_gpu_machine_type_in_a_tools_cluster_configuration_is_evidence() -> None:
+    # The SageMaker HyperPod CLI's job configuration (awsome-distributed-training's
+    # task-governance example) names its nodes under `cluster`; a made-up Slurm-like tool names
+    # them under a queue's compute resources. Both describe machines that would run.
+    hyperpod = {"training_cfg": {"run": {"name": "mnist", "nodes": 2}},
+                "cluster": {"cluster_type": "k8s", "instance_type": "ml.g5.8xlarge"}}
+    assert [e.dotted for e in find(hyperpod)] == ["cluster.instance_type"]
+    queues = {"queues": [{"name": "gpu", "compute_resources": [
+        {"name": "h100", "InstanceType": "p5.48xlarge", "min_count": 0}]}]}
+    assert [e.sort for e in find(queues)] == ["selector"]
+    # The same field in a report's rows or a price list is data, and a CPU type is no evidence.
+    report = {"resources": [{"address": "aws_instance.x", "instance_type": "p4d.24xlarge"}]}
+    prices = {"prices": {"p5.48xlarge": {"instance_type": "p5.48xlarge", "usd": 55.04}}}
+    cpu = {"cluster": {"instance_type": "m5.large"}}
+    assert find(report) == find(prices) == find(cpu) == []

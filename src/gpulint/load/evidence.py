@@ -69,6 +69,11 @@ _INSTANCE_FIELDS = frozenset({"instancetype", "instance_type", "instancetypes",
                               "instance_types", "machinetype", "machine_type", "vmsize",
                               "vm_size"})
 # `<vendor>-<gpu|tpu>-<model>:<count>`-like strings (KubeAI resource profiles and the like).
+# An instance-type field under one of these (any depth) describes machines that would run: a
+# cluster's or a pool's configuration, whatever tool reads it (a HyperPod CLI job's
+# `cluster.instance_type`, a Slurm queue's `compute_resources`). Under others (a cost report's
+# `resources`, a price list) it is data.
+_MACHINE_CONTEXT = re.compile(r"(?i)(cluster|node|pool|group|queue|fleet|worker|compute)")
 _PROFILE = re.compile(r"^[a-z0-9]+(-[a-z0-9.]+)*-?(gpu|tpu)(-[a-z0-9.]+)*:\d+$|"
                       r"^[a-z0-9.-]*(gpu|tpu)[a-z0-9.-]*-(a100|h100|h200|b200|l4|l40s?|t4|a10g?|"
                       r"v100|mi\d+x?|v\d+[ep]?)[a-z0-9.-]*:\d+$", re.I)
@@ -170,9 +175,10 @@ def _selector(key: str, value: Any) -> bool:
 
 def find(doc: Any, path: Path = (), machines: bool = False) -> list[Evidence]:
     """Every piece of accelerator evidence in a parsed document. A GPU machine type in an
-    `instanceType`-like field counts inside an object's `spec` (a node pool kind), or anywhere
-    with `machines` (the arguments of a Terraform resource); elsewhere such fields are data
-    (a cost report, a price list)."""
+    `instanceType`-like field counts inside an object's `spec` (a node pool kind) or under a
+    cluster/node/pool/group/queue-like key (a tool's cluster configuration), or anywhere with
+    `machines` (the arguments of a Terraform resource); elsewhere such fields are data (a cost
+    report, a price list)."""
     return list(_walk(doc, path, None, machines))
 
 
@@ -215,7 +221,8 @@ def _walk(node: Any, path: Path, parent: str | None, machines: bool) -> Iterator
         if key == "deviceClassName" and isinstance(value, str) and _DEVICE_CLASS.search(value):
             yield Evidence(here, key, value, "request")
             continue
-        if low in _INSTANCE_FIELDS and (machines or "spec" in path) and (
+        if low in _INSTANCE_FIELDS and (machines or "spec" in path or any(
+                isinstance(p, str) and _MACHINE_CONTEXT.search(p) for p in path)) and (
                 is_gpu_instance(unwrap(value)) or (
                     isinstance(value, list) and any(map(is_gpu_instance, value)))):
             yield Evidence(here, key, unwrap(value), "selector")

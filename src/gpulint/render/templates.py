@@ -235,7 +235,8 @@ def _standalone_values(paths: list[str], skip: set[str], out: TemplatePlan,
         for tree, lines in docs:
             if isinstance(tree, dict) and not is_manifest(tree) and not _test_spec(tree):
                 values_tree.add(values, path, tree, lines)
-        objects, notes, _ = values_evidence.read(values, _release_label(path)) if values.tree \
+        objects, notes, _ = values_evidence.read(
+            values, _release_label(path), fix=values_evidence.STANDALONE_FIX) if values.tree \
             else ([], [], [])
         out.notes.extend(notes)
         for name, profile in values_evidence.profiles(values.tree).items():

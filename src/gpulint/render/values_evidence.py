@@ -52,7 +52,18 @@ def profiles(tree: Any) -> dict[str, dict[str, Any]]:
     return out
 
 
-def read(values: Values, release: str, namespace: str | None = None, under: Path = ()
+# What a note asks for: a chart's values are read fully when the chart renders; a YAML file
+# beside no chart may be values of a remote chart or another tool's own configuration.
+CHART_FIX = ("accelerators in Helm values outside any mapping gpulint reads as a pod (resources "
+             "with image, replicas, nodeSelector); render the chart (helm on PATH, its directory "
+             "in the scan) to read them")
+STANDALONE_FIX = ("accelerators in a YAML file that is no Kubernetes object and no values of a "
+                  "chart in the scan (values of a remote chart, or a tool's own configuration); "
+                  "add the chart or the manifests it deploys to the scan to read them")
+
+
+def read(values: Values, release: str, namespace: str | None = None, under: Path = (),
+         fix: str = CHART_FIX
          ) -> tuple[list[K8sObject], list[EvidenceNote], list[tuple[Evidence, str]]]:
     """Objects read from the values, notes for the evidence none of them accounts for, and
     each piece of evidence with its outcome."""
@@ -69,7 +80,5 @@ def read(values: Values, release: str, namespace: str | None = None, under: Path
         more = f" and {len(named) - 1} more" if len(named) > 1 else ""
         notes.append(EvidenceNote(
             f"{VALUES_TYPE}/{release}", file, line,
-            f"{named[0].describe()}{more}: accelerators in Helm values outside any mapping "
-            "gpulint reads as a pod (resources with image, replicas, nodeSelector); render the "
-            "chart (helm on PATH, its directory in the scan) to read them"))
+            f"{named[0].describe()}{more}: {fix}"))
     return reader.objects, notes, found
