@@ -202,3 +202,25 @@ def test_a_template_its_variable_names_but_a_condition_skips_gets_no_wrong_flag(
     assert os.path.basename(note.path) == "gpu.tpl" and "picks" not in note.reason
     assert _fix(note.reason) == "set the variables that make Terraform read it (--var) to " \
         "evaluate it"
+
+
+def test_a_switched_off_local_module_is_named_at_the_gpu_inside_it() -> None:
+    # The calls pass only a toggle and names; the machine type and the accelerator block are
+    # in the child modules' own files, which no instance ever expands.
+    result = _scan("module_off")
+    assert result.resources == []
+    notes = _by_place(result)
+    pool = notes[("main.tf", 11)]  # modules/gpu_pool: instance_types = ["g5.12xlarge"]
+    assert pool.address == "module.gpu_nodes" and "gpu_pool" in pool.path
+    assert "instance_types = g5.12xlarge" in pool.reason
+    assert _fix(pool.reason) == "pass --var enable_gpu_nodes=true to evaluate it"
+    gke = notes[("main.tf", 18)]  # modules/gke_gpu: the guest_accelerator block
+    assert gke.address == "module.training_pool" and "guest_accelerator" in gke.reason
+    assert root_cause(gke.reason) == "switched off by default (variable training_pools = {})"
+
+
+def test_the_flag_a_switched_off_module_note_gives_finds_its_pool() -> None:
+    result = _scan("module_off", enable_gpu_nodes="true")
+    [pool] = result.resources
+    assert pool.address == "module.gpu_nodes[0].aws_eks_node_group.gpu"
+    assert pool.facts.get("gpu.model") == "A10G"

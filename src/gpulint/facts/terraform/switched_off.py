@@ -12,11 +12,13 @@ evidence, naming the variable and the setting that creates it. Notes group by th
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from gpulint.facts.terraform.string_evidence import Place, block_evidence
+from gpulint.files import containment
 from gpulint.files.text import read_text
-from gpulint.load.evidence import EvidenceNote
+from gpulint.load.evidence import Evidence, EvidenceNote, first_line, is_gpu_instance
 from gpulint.model import Unknown
 from gpulint.terraform.expressions import evaluate
 from gpulint.terraform.syntax import GetAttr, Var
@@ -88,13 +90,57 @@ def _note(off: Any, place: Place, cause: str, fix: str) -> EvidenceNote:
                         f"{cause}; {fix}")
 
 
+# In a child module's own text: a quoted GPU machine type, a GCE accelerator block, an
+# extended resource. The module is not expanded, so its text is all there is to go on.
+_QUOTED = re.compile(r'"([^"\n]{2,60})"')
+_ACCELERATOR_BLOCK = re.compile(r"^\s*(guest_accelerator|accelerator_config|gpu_config)\b")
+
+
+def _text_places(text: str, path: str) -> list[Place]:
+    """The first line of a module file that asks for accelerators, as one place."""
+    for number, line in enumerate(text.split("\n"), 1):
+        stripped = line.split("#")[0].split("//")[0]
+        gpu = next((m.group(1) for m in _QUOTED.finditer(stripped)
+                    if is_gpu_instance(m.group(1))), None)
+        field = stripped.split("=")[0].strip() if "=" in stripped else "machine type"
+        if gpu:
+            return [Place(path, number, [Evidence((field,), field, gpu, "selector")])]
+        block = _ACCELERATOR_BLOCK.match(stripped)
+        if block or first_line(stripped):
+            name = block.group(1) if block else field
+            value = "{ … }" if block else stripped.split("=", 1)[-1].strip()
+            return [Place(path, number, [Evidence((name,), name, value, "bare")])]
+    return []
+
+
+def _child_places(off: Any) -> list[Place]:
+    """Evidence in the files of a local child module a switched-off `module` call would
+    instantiate: its arguments may be only toggles while its GPU pool lives inside."""
+    if off.block.type != "module" or "source" not in off.block.attributes:
+        return []
+    source = evaluate(off.block.attributes["source"].expr, off.scope)
+    if not isinstance(source, str) or not source.startswith(("./", "../")):
+        return []
+    folder = os.path.normpath(os.path.join(os.path.dirname(off.path), source))
+    if not os.path.isdir(folder) or containment.escapes(folder):
+        return []
+    out: list[Place] = []
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name.endswith(".tf") and not containment.escapes(path):
+            text, _ = read_text(path)
+            out += _text_places(text or "", path)
+    return out
+
+
 def notes(loaded: Any) -> list[EvidenceNote]:
     """One note per place that holds evidence in a block switched off by default."""
     out: list[EvidenceNote] = []
     seen: set[tuple[str, int]] = set()
     for off in getattr(loaded, "switched_off", []):
         try:
-            places = block_evidence(off.block, off.scope, off.path, off.templates)
+            places = block_evidence(off.block, off.scope, off.path, off.templates) or \
+                _child_places(off)
         except RecursionError:
             continue
         variables, chosen = _variables(off)
