@@ -16,9 +16,11 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from loopback_api import LoopbackAPI
 
 
 @dataclass
@@ -50,7 +52,9 @@ class State:
     requests: list[tuple[str, str]] = field(default_factory=list)
 
 
-class FakeGitHub:
+class FakeGitHub(LoopbackAPI):
+    METHODS = ("GET", "POST", "PATCH", "DELETE")
+
     def __init__(self, *, prefix: str = "", create_delay: float = 0.0) -> None:
         self.prefix = prefix.rstrip("/")
         self.state = State()
@@ -59,42 +63,11 @@ class FakeGitHub:
         self.lock = threading.RLock()
         self.create_delay = create_delay
         self.clock = time.time
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:  # keep test output quiet
-                pass
-
-            def _any(self) -> None:
-                fake._handle(self)
-
-            do_GET = do_POST = do_PATCH = do_DELETE = _any
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever,
-                                       kwargs={"poll_interval": 0.05}, daemon=True)
-
-    # -- lifecycle ----------------------------------------------------------------------
-
-    @property
-    def origin(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
+        super().__init__()
 
     @property
     def api_url(self) -> str:
         return self.origin + self.prefix
-
-    def __enter__(self) -> FakeGitHub:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
     # -- setup helpers ------------------------------------------------------------------
 

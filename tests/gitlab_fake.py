@@ -14,9 +14,11 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
+
+from loopback_api import LoopbackAPI
 
 PREFIX = "/api/v4"
 
@@ -38,7 +40,9 @@ class User:
     write: bool = True
 
 
-class FakeGitLab:
+class FakeGitLab(LoopbackAPI):
+    METHODS = ("GET", "POST", "PUT", "DELETE")
+
     def __init__(self, *, per_page_cap: int = 100, link_header: bool = True) -> None:
         self.users: dict[str, User] = {}
         self.projects: dict[str, str] = {}  # numeric id -> path
@@ -49,40 +53,11 @@ class FakeGitLab:
         self.link_header = link_header  # False: only X-Next-Page, as some proxies leave it
         self.next_id = 500
         self.lock = threading.RLock()
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def _any(self) -> None:
-                fake._handle(self)
-
-            do_GET = do_POST = do_PUT = do_DELETE = _any
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever,
-                                       kwargs={"poll_interval": 0.05}, daemon=True)
-
-    @property
-    def origin(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
+        super().__init__()
 
     @property
     def api_url(self) -> str:
         return self.origin + PREFIX
-
-    def __enter__(self) -> FakeGitLab:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
     # -- setup --------------------------------------------------------------------------
 
