@@ -14,7 +14,7 @@ from gpulint.cli import output as output_mod
 from gpulint.cli.cost_csv import SORTS
 from gpulint.cli.options import build_settings, scan_flags
 from gpulint.cli.output import output_option
-from gpulint.reporters.tables import markdown_table, text_table
+from gpulint.reporters.tables import markdown_table, option_gpus, text_table
 from gpulint.units import usd as money
 
 HEADERS = ("Resource", "Location", "Type", "Capacity", "Count", "Hourly", "Hours", "Monthly")
@@ -39,11 +39,7 @@ OPTION_HEADERS = ("Option", "Location", "GPUs", "Hourly")
 def _option_rows(data: dict[str, Any]) -> list[list[str]]:
     from gpulint.units import usd_rate
 
-    def gpus(o: dict[str, Any]) -> str:
-        count = f"{o['gpu_count']:g}× " if isinstance(o["gpu_count"], (int, float)) else ""
-        return count + (o["gpu_model"] or "unknown GPU")
-
-    return [[o["option"] or o["address"], f"{o['path']}:{o['line']}", gpus(o),
+    return [[o["option"] or o["address"], f"{o['path']}:{o['line']}", option_gpus(o),
              usd_rate(o["hourly_usd"]) if isinstance(o["hourly_usd"], (int, float))
              else "not priced"] for o in data.get("options") or []]
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from gpulint.pricing.breakdown import group_value
 from gpulint.reporters.html_parts import esc, what, where
+from gpulint.reporters.tables import option_gpus
 from gpulint.units import usd
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -84,14 +85,9 @@ def options_section(report: dict[str, Any]) -> str:
     rows = report.get("options") or []
     if not rows:
         return ""
-
-    def gpus(r: dict[str, Any]) -> str:
-        count = f"{r['gpu_count']:g}× " if isinstance(r.get("gpu_count"), (int, float)) else ""
-        return count + (r.get("gpu_model") or "unknown GPU")
-
     body = "".join(
         f"<tr><td><code>{esc(r['address'])}</code><br>{where(r)}<td>{esc(r.get('option'))}"
-        f"<td>{esc(gpus(r))}<td>"
+        f"<td>{esc(option_gpus(r))}<td>"
         + ("not priced" if r.get("hourly_cost_usd") is None
            else esc(f"{usd(r['hourly_cost_usd'])}/h"))
         for r in rows)

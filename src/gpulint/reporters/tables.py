@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+
+def option_gpus(row: dict[str, Any]) -> str:
+    """`2× H100` for an option (a report's or a cost breakdown's), `unknown GPU` without one."""
+    count = f"{row['gpu_count']:g}× " if isinstance(row.get("gpu_count"), (int, float)) else ""
+    return count + (row.get("gpu_model") or "unknown GPU")
 
 
 def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]],
