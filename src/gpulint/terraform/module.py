@@ -92,12 +92,14 @@ class SwitchedOff:
     templates: dict[str, Block]  # the module's `data "template_file"` blocks, by name
     module_address: str  # "" for a root module
     given: frozenset[str]  # the module's variables given a value (the others: defaults)
+    module_files: tuple[str, ...] = ()  # a local module call's: the files of its module
 
 
-def _switched_off(address: str, path: str, block: Block, module: Module) -> SwitchedOff:
+def _switched_off(address: str, path: str, block: Block, module: Module,
+                  module_files: tuple[str, ...] = ()) -> SwitchedOff:
     return SwitchedOff(address, path, block, module.scope,
                        module.data_decls.get("template_file", {}), module.address,
-                       module.given_variables())
+                       module.given_variables(), module_files)
 
 
 @dataclass
@@ -303,7 +305,8 @@ def _load_call(parent: Module, f: ParsedFile, call: Block, prefix: str, parse_di
     if not _count_instances(result, len(keys), f, call):
         return
     if not keys:
-        result.switched_off.append(_switched_off(addr, f.path, call, parent))
+        result.switched_off.append(_switched_off(addr, f.path, call, parent,
+                                                 tuple(cf.path for cf in child_files)))
     outputs: dict[str, Any] = {}
     first, first_remote = len(result.resources), len(result.remote_calls)
     for suffix, scope in keys:

@@ -16,7 +16,6 @@ import re
 from typing import Any
 
 from gpulint.facts.terraform.string_evidence import Place, block_evidence
-from gpulint.files import containment
 from gpulint.files.text import read_text
 from gpulint.load.evidence import Evidence, EvidenceNote, first_line, is_gpu_instance
 from gpulint.model import Unknown
@@ -115,21 +114,12 @@ def _text_places(text: str, path: str) -> list[Place]:
 
 def _child_places(off: Any) -> list[Place]:
     """Evidence in the files of a local child module a switched-off `module` call would
-    instantiate: its arguments may be only toggles while its GPU pool lives inside."""
-    if off.block.type != "module" or "source" not in off.block.attributes:
-        return []
-    source = evaluate(off.block.attributes["source"].expr, off.scope)
-    if not isinstance(source, str) or not source.startswith(("./", "../")):
-        return []
-    folder = os.path.normpath(os.path.join(os.path.dirname(off.path), source))
-    if not os.path.isdir(folder) or containment.escapes(folder):
-        return []
+    instantiate (the loader found and confined them): its arguments may be only toggles
+    while its GPU pool lives inside."""
     out: list[Place] = []
-    for name in sorted(os.listdir(folder)):
-        path = os.path.join(folder, name)
-        if name.endswith(".tf") and not containment.escapes(path):
-            text, _ = read_text(path)
-            out += _text_places(text or "", path)
+    for path in off.module_files:
+        text, _ = read_text(path)
+        out += _text_places(text or "", path)
     return out
 
 
